@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree build of the uncore PMU helper layer and drivers.
+#
+#   make [KDIR=<kernel build tree>] [ARCH=arm64 CROSS_COMPILE=...] [COMPILE_TEST=1] [W=1] [C=2]
+#   make install | clean | check | demo | vm-test
+
+HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/x86_64/x86/')
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+TARGET_ARCH := $(if $(ARCH),$(ARCH),$(HOST_ARCH))
+
+# The running kernel's tree if it has one, else the newest Debian headers.
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	$(shell ls -d /usr/src/linux-headers-*-$(DEB_ARCH) 2>/dev/null | sort -V | tail -n 1))
+
+# Mirror Kconfig: the drivers need arm64 (the hardware) or COMPILE_TEST.
+ifneq ($(filter arm64,$(TARGET_ARCH))$(filter 1 y,$(COMPILE_TEST)),)
+DRIVERS := y
+endif
+CONFIGS := CONFIG_UNCORE_PMU=m
+ifeq ($(DRIVERS),y)
+CONFIGS += CONFIG_MARVELL_PEM_PMU=m
+endif
+
+GEN := $(CURDIR)/.build/$(TARGET_ARCH)$(subst /,_,$(abspath $(KDIR)))
+KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(CONFIGS) UNCORE_GEN=$(GEN)
+
+.PHONY: all modules install clean check demo vm-test help FORCE
+
+all: modules
+
+$(GEN)/uncore_conftest.h: scripts/conftest.sh
+	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR): no kernel build tree" >&2; exit 1; }
+	@mkdir -p $(GEN)
+	scripts/conftest.sh $(KDIR) $@
+
+modules: $(GEN)/uncore_conftest.h
+ifneq ($(DRIVERS),y)
+	@echo "note: drivers need ARCH=arm64 or COMPILE_TEST=1; building the helper layer only"
+endif
+	$(KBUILD) modules
+
+install: modules
+	$(KBUILD) INSTALL_MOD_DIR=updates modules_install
+	depmod -a $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf .build
+
+check:
+	tools/testing/check/run.sh
+
+help:
+	@sed -n '3,6p' $(firstword $(MAKEFILE_LIST))

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Marvell Odyssey PCIe interface (PEM) performance monitor.
+ *
+ * Each PEM has 27 free-running 64-bit counters, one per event, that the
+ * driver only ever reads: any number of events may share a counter, so a
+ * count is always the difference between two readings.
+ */
+
+#include <linux/acpi.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+#include "uncore_pmu.h"
+
+#define PEM_NUM_EVENTS		27
+
+struct pem_pmu {
+	struct uncore_pmu upmu;
+	struct uncore_win regs;
+};
+
+static struct pem_pmu *to_pem_pmu(struct pmu *pmu)
+{
+	return container_of(to_uncore_pmu(pmu), struct pem_pmu, upmu);
+}
+
+/* Counter offset of each event id. */
+static const u16 pem_counter_offset[PEM_NUM_EVENTS] = {
+	[0x00] = 0x0000,	/* ib_tlp_npr */
+	[0x01] = 0x0008,	/* ib_tlp_pr */
+	[0x02] = 0x0010,	/* ib_tlp_cpl_partid */
+	[0x03] = 0x0100,	/* ib_tlp_dwords_npr */
+	[0x04] = 0x0108,	/* ib_tlp_dwords_pr */
+	[0x05] = 0x0110,	/* ib_tlp_dwords_cpl_partid */
+	[0x06] = 0x0200,	/* ib_inflight */
+	[0x07] = 0x0300,	/* ib_reads */
+	[0x08] = 0x0400,	/* ib_req_no_ro_ncb */
+	[0x09] = 0x0408,	/* ib_req_no_ro_ebus */
+	[0x0a] = 0x0500,	/* ob_tlp_npr_partid */
+	[0x0b] = 0x0508,	/* ob_tlp_pr_partid */
+	[0x0c] = 0x0510,	/* ob_tlp_cpl_partid */
+	[0x0d] = 0x0600,	/* ob_tlp_dwords_npr_partid */
+	[0x0e] = 0x0608,	/* ob_tlp_dwords_pr_partid */
+	[0x0f] = 0x0610,	/* ob_tlp_dwords_cpl_partid */
+	[0x10] = 0x0700,	/* ob_inflight_partid */
+	[0x11] = 0x0800,	/* ob_reads_partid */
+	[0x12] = 0x0900,	/* ob_merges_npr_partid */
+	[0x13] = 0x0908,	/* ob_merges_pr_partid */
+	[0x14] = 0x0910,	/* ob_merges_cpl_partid */
+	[0x15] = 0x2d18,	/* ats_trans */
+	[0x16] = 0x2d20,	/* ats_trans_latency */
+	[0x17] = 0x2d28,	/* ats_pri */
+	[0x18] = 0x2d30,	/* ats_pri_latency */
+	[0x19] = 0x2d38,	/* ats_inv */
+	[0x1a] = 0x2d40,	/* ats_inv_latency */
+};
+
+/* The helper layer admits only ids listed in events/, so config < 27. */
+static int pem_pmu_read(struct perf_event *event, u64 *val)
+{
+	struct pem_pmu *pem = to_pem_pmu(event->pmu);
+
+	*val = uncore_read64(&pem->regs, pem_counter_offset[event->attr.config]);
+	return 0;
+}
+
+static struct attribute *pem_pmu_events[] = {
+	UNCORE_EVENT_ATTR(ib_tlp_npr, 0x00),
+	UNCORE_EVENT_ATTR(ib_tlp_pr, 0x01),
+	UNCORE_EVENT_ATTR(ib_tlp_cpl_partid, 0x02),
+	UNCORE_EVENT_ATTR(ib_tlp_dwords_npr, 0x03),
+	UNCORE_EVENT_ATTR(ib_tlp_dwords_pr, 0x04),
+	UNCORE_EVENT_ATTR(ib_tlp_dwords_cpl_partid, 0x05),
+	UNCORE_EVENT_ATTR(ib_inflight, 0x06),
+	UNCORE_EVENT_ATTR(ib_reads, 0x07),
+	UNCORE_EVENT_ATTR(ib_req_no_ro_ncb, 0x08),
+	UNCORE_EVENT_ATTR(ib_req_no_ro_ebus, 0x09),
+	UNCORE_EVENT_ATTR(ob_tlp_npr_partid, 0x0a),
+	UNCORE_EVENT_ATTR(ob_tlp_pr_partid, 0x0b),
+	UNCORE_EVENT_ATTR(ob_tlp_cpl_partid, 0x0c),
+	UNCORE_EVENT_ATTR(ob_tlp_dwords_npr_partid, 0x0d),
+	UNCORE_EVENT_ATTR(ob_tlp_dwords_pr_partid, 0x0e),
+	UNCORE_EVENT_ATTR(ob_tlp_dwords_cpl_partid, 0x0f),
+	UNCORE_EVENT_ATTR(ob_inflight_partid, 0x10),
+	UNCORE_EVENT_ATTR(ob_reads_partid, 0x11),
+	UNCORE_EVENT_ATTR(ob_merges_npr_partid, 0x12),
+	UNCORE_EVENT_ATTR(ob_merges_pr_partid, 0x13),
+	UNCORE_EVENT_ATTR(ob_merges_cpl_partid, 0x14),
+	UNCORE_EVENT_ATTR(ats_trans, 0x15),
+	UNCORE_EVENT_ATTR(ats_trans_latency, 0x16),
+	UNCORE_EVENT_ATTR(ats_pri, 0x17),
+	UNCORE_EVENT_ATTR(ats_pri_latency, 0x18),
+	UNCORE_EVENT_ATTR(ats_inv, 0x19),
+	UNCORE_EVENT_ATTR(ats_inv_latency, 0x1a),
+	NULL
+};
+
+static const struct attribute_group pem_pmu_events_group = {
+	.name = "events",
+	.attrs = pem_pmu_events,
+	.is_visible = uncore_attr_visible,
+};
+
+static struct attribute *pem_pmu_formats[] = {
+	UNCORE_FORMAT_ATTR(event, "config:0-5"),
+	NULL
+};
+
+static const struct attribute_group pem_pmu_format_group = {
+	.name = "format",
+	.attrs = pem_pmu_formats,
+	.is_visible = uncore_attr_visible,
+};
+
+static const struct uncore_pmu_ops pem_pmu_ops = {
+	.read = pem_pmu_read,
+};
+
+static const struct uncore_pmu_desc pem_pmu_desc = {
+	.ops		= &pem_pmu_ops,
+	.format_group	= &pem_pmu_format_group,
+	.events_group	= &pem_pmu_events_group,
+	.flags		= UNCORE_PMU_FREE_RUNNING | UNCORE_PMU_FIXED_EVENTS,
+	.counter_width	= 64,
+	.event_digits	= 2,
+};
+
+static int pem_pmu_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct pem_pmu *pem;
+	const char *name;
+	int ret;
+
+	pem = devm_kzalloc(dev, sizeof(*pem), GFP_KERNEL);
+	if (!pem)
+		return -ENOMEM;
+
+	ret = uncore_map_window(pdev, 0, &pem->regs);
+	if (ret)
+		return ret;
+	if (pem->regs.size < pem_counter_offset[PEM_NUM_EVENTS - 1] + 8)
+		return dev_err_probe(dev, -EINVAL, "register window %pR too small\n",
+				     platform_get_resource(pdev, IORESOURCE_MEM, 0));
+
+	ret = uncore_pmu_init(&pem->upmu, dev, &pem_pmu_desc);
+	if (ret)
+		return ret;
+
+	name = devm_kasprintf(dev, GFP_KERNEL, "mrvl_pcie_rc_pmu_%llx",
+			      (unsigned long long)pem->regs.phys);
+	if (!name)
+		return -ENOMEM;
+
+	ret = devm_uncore_pmu_register(&pem->upmu, name);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot register PMU %s\n", name);
+	return 0;
+}
+
+static const struct acpi_device_id pem_pmu_acpi_match[] = {
+	{ "MRVL000E", 0 },
+	{ }
+};
+MODULE_DEVICE_TABLE(acpi, pem_pmu_acpi_match);
+
+static struct platform_driver pem_pmu_driver = {
+	.driver = {
+		.name = "pem-pmu",
+		.acpi_match_table = pem_pmu_acpi_match,
+		.suppress_bind_attrs = true,
+	},
+	.probe = pem_pmu_probe,
+};
+module_platform_driver(pem_pmu_driver);
+
+UNCORE_IMPORT_NS();
+MODULE_DESCRIPTION("Marvell PEM Perf driver");
+MODULE_LICENSE("GPL");

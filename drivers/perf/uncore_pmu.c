@@ -1,0 +1,790 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared helper layer for the uncore PMU drivers.
+ *
+ * A driver describes its PMU type with a const struct uncore_pmu_desc and
+ * gets a complete struct pmu: sysfs attributes, the common event checks,
+ * counter bookkeeping and a CPU that follows hotplug. Registers are reached
+ * through the inline accessors of uncore_pmu.h, which a register backend
+ * (the test simulator) may take over for the windows it models.
+ */
+
+#define pr_fmt(fmt) "uncore_pmu: " fmt
+
+#include <linux/cpuhotplug.h>
+#include <linux/interrupt.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/platform_device.h>
+#include <linux/string.h>
+
+#include "uncore_pmu.h"
+
+static enum cpuhp_state uncore_hp_state;
+
+DEFINE_STATIC_KEY_FALSE(uncore_backend_active);
+EXPORT_SYMBOL_NS_GPL(uncore_backend_active, UNCORE_NS);
+
+static DEFINE_MUTEX(uncore_backend_lock);
+static const struct uncore_backend *uncore_backend;
+
+/* ---- register backend ---- */
+
+/**
+ * uncore_backend_register - let @be serve the register windows it claims
+ * @be: the backend
+ *
+ * Only windows mapped after this call are redirected, so a backend must be
+ * registered before the drivers probe. One backend at a time.
+ *
+ * Return: 0, or -EBUSY if another backend is registered.
+ */
+int uncore_backend_register(const struct uncore_backend *be)
+{
+	int ret = 0;
+
+	mutex_lock(&uncore_backend_lock);
+	if (uncore_backend) {
+		ret = -EBUSY;
+	} else {
+		WRITE_ONCE(uncore_backend, be);
+		static_branch_enable(&uncore_backend_active);
+	}
+	mutex_unlock(&uncore_backend_lock);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_backend_register, UNCORE_NS);
+
+/**
+ * uncore_backend_unregister - remove a backend registered earlier
+ * @be: the backend
+ *
+ * A backend module is pinned while any window it serves is mapped, so no
+ * window is left redirected to a backend that is gone.
+ */
+void uncore_backend_unregister(const struct uncore_backend *be)
+{
+	mutex_lock(&uncore_backend_lock);
+	if (uncore_backend == be) {
+		static_branch_disable(&uncore_backend_active);
+		WRITE_ONCE(uncore_backend, NULL);
+	}
+	mutex_unlock(&uncore_backend_lock);
+}
+EXPORT_SYMBOL_NS_GPL(uncore_backend_unregister, UNCORE_NS);
+
+/**
+ * uncore_backend_read - read through the backend (use uncore_read32/64())
+ * @win:   a window the backend claimed
+ * @off:   register offset
+ * @bytes: 4 or 8
+ *
+ * Return: the register value.
+ */
+u64 uncore_backend_read(const struct uncore_win *win, u32 off, unsigned int bytes)
+{
+	return READ_ONCE(uncore_backend)->read(win->phys + off, bytes);
+}
+EXPORT_SYMBOL_NS_GPL(uncore_backend_read, UNCORE_NS);
+
+/**
+ * uncore_backend_write - write through the backend (use uncore_write32/64())
+ * @win:   a window the backend claimed
+ * @off:   register offset
+ * @val:   value
+ * @bytes: 4 or 8
+ */
+void uncore_backend_write(const struct uncore_win *win, u32 off, u64 val, unsigned int bytes)
+{
+	READ_ONCE(uncore_backend)->write(win->phys + off, val, bytes);
+}
+EXPORT_SYMBOL_NS_GPL(uncore_backend_write, UNCORE_NS);
+
+static void uncore_backend_put(void *owner)
+{
+	module_put(owner);
+}
+
+/**
+ * uncore_map_window - request and map MEM resource @index of @pdev
+ * @pdev:  the platform device
+ * @index: index of the MEM resource
+ * @win:   filled in with the mapping
+ *
+ * The mapping is device managed. If a register backend claims the physical
+ * range, accesses through @win go to the backend.
+ *
+ * Return: 0 or a negative errno (the resource code prints the reason).
+ */
+int uncore_map_window(struct platform_device *pdev, unsigned int index,
+		      struct uncore_win *win)
+{
+	const struct uncore_backend *be;
+	struct resource *res;
+	void __iomem *base;
+	int ret = 0;
+
+	base = devm_platform_get_and_ioremap_resource(pdev, index, &res);
+	if (IS_ERR(base))
+		return PTR_ERR(base);
+
+	win->base = base;
+	win->phys = res->start;
+	win->size = resource_size(res);
+	win->backend = false;
+
+	mutex_lock(&uncore_backend_lock);
+	be = uncore_backend;
+	if (be && be->claims(win->phys, win->size) && try_module_get(be->owner)) {
+		win->backend = true;
+		ret = devm_add_action_or_reset(&pdev->dev, uncore_backend_put,
+					       be->owner);
+	}
+	mutex_unlock(&uncore_backend_lock);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_map_window, UNCORE_NS);
+
+/**
+ * uncore_read_hilohi - read a 64-bit counter kept in two 32-bit registers
+ * @win: register window
+ * @lo:  offset of bits 31:0
+ * @hi:  offset of bits 63:32
+ * @val: the value read
+ *
+ * Reads hi, lo, hi until both hi reads agree, at most UNCORE_HILOHI_TRIES
+ * times: three reads when the low word does not wrap in between.
+ *
+ * Return: 0, or -EBUSY if the value never settled (@val is not written, so
+ * a caller never folds a torn or made-up value into a count).
+ */
+int uncore_read_hilohi(const struct uncore_win *win, u32 lo, u32 hi, u64 *val)
+{
+	u32 h1, h2, l;
+	int i;
+
+	h1 = uncore_read32(win, hi);
+	for (i = 0; i < UNCORE_HILOHI_TRIES; i++) {
+		l = uncore_read32(win, lo);
+		h2 = uncore_read32(win, hi);
+		if (h1 == h2) {
+			*val = (u64)h1 << 32 | l;
+			return 0;
+		}
+		h1 = h2;
+	}
+	return -EBUSY;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_read_hilohi, UNCORE_NS);
+
+/**
+ * uncore_pmu_warn_once - warn the first time @what happens on this PMU
+ * @upmu: the PMU
+ * @what: which message
+ * @fmt:  printf format of the message
+ */
+void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,
+			  const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	if (test_and_set_bit(what, &upmu->warned))
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	dev_warn(upmu->dev, "%pV", &vaf);
+	va_end(args);
+}
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_warn_once, UNCORE_NS);
+
+/* ---- sysfs ---- */
+
+static struct uncore_pmu *dev_to_uncore_pmu(struct device *dev)
+{
+	return to_uncore_pmu(dev_get_drvdata(dev));
+}
+
+static bool uncore_variant_shown(struct uncore_pmu *upmu, u32 variants)
+{
+	return !variants || (variants & upmu->variant);
+}
+
+/**
+ * uncore_format_show - show function of UNCORE_FORMAT_ATTR() entries
+ * @dev:  PMU device
+ * @attr: the attribute
+ * @buf:  output
+ *
+ * Return: bytes written.
+ */
+ssize_t uncore_format_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct uncore_format_attr *fa = container_of(attr, struct uncore_format_attr, attr);
+
+	return sysfs_emit(buf, "%s\n", fa->spec);
+}
+EXPORT_SYMBOL_NS_GPL(uncore_format_show, UNCORE_NS);
+
+/**
+ * uncore_event_show - show function of UNCORE_EVENT_ATTR() entries
+ * @dev:  PMU device
+ * @attr: the attribute
+ * @buf:  output
+ *
+ * Return: bytes written.
+ */
+ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct uncore_event_attr *ea = container_of(attr, struct uncore_event_attr, attr);
+	struct uncore_pmu *upmu = dev_to_uncore_pmu(dev);
+
+	return sysfs_emit(buf, "event=0x%0*llx\n", (int)upmu->desc->event_digits, ea->id);
+}
+EXPORT_SYMBOL_NS_GPL(uncore_event_show, UNCORE_NS);
+
+/**
+ * uncore_attr_visible - is_visible of format and events groups
+ * @kobj: PMU device kobject
+ * @attr: the attribute
+ * @n:    its index
+ *
+ * Return: 0444 if the attribute applies to this PMU's variant, else 0.
+ */
+umode_t uncore_attr_visible(struct kobject *kobj, struct attribute *attr, int n)
+{
+	struct uncore_pmu *upmu = dev_to_uncore_pmu(kobj_to_dev(kobj));
+	struct device_attribute *da = container_of(attr, struct device_attribute, attr);
+	u32 variants = 0;
+
+	if (da->show == uncore_format_show)
+		variants = container_of(da, struct uncore_format_attr, attr)->variants;
+	else if (da->show == uncore_event_show)
+		variants = container_of(da, struct uncore_event_attr, attr)->variants;
+
+	return uncore_variant_shown(upmu, variants) ? attr->mode : 0;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_attr_visible, UNCORE_NS);
+
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	int cpu = READ_ONCE(dev_to_uncore_pmu(dev)->cpu);
+
+	if (cpu < 0)
+		return sysfs_emit(buf, "\n");
+	return sysfs_emit(buf, "%d\n", cpu);
+}
+static DEVICE_ATTR_RO(cpumask);
+
+static ssize_t associated_cpus_show(struct device *dev, struct device_attribute *attr,
+				    char *buf)
+{
+	return sysfs_emit(buf, "%*pbl\n",
+			  cpumask_pr_args(&dev_to_uncore_pmu(dev)->associated_cpus));
+}
+static DEVICE_ATTR_RO(associated_cpus);
+
+static ssize_t identifier_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_to_uncore_pmu(dev)->identifier);
+}
+static DEVICE_ATTR_RO(identifier);
+
+static struct attribute *uncore_common_attrs[] = {
+	&dev_attr_cpumask.attr,
+	&dev_attr_associated_cpus.attr,
+	&dev_attr_identifier.attr,
+	NULL
+};
+
+static umode_t uncore_common_visible(struct kobject *kobj, struct attribute *attr, int n)
+{
+	struct uncore_pmu *upmu = dev_to_uncore_pmu(kobj_to_dev(kobj));
+
+	if (attr == &dev_attr_associated_cpus.attr &&
+	    !(upmu->desc->flags & UNCORE_PMU_SHOW_ASSOC))
+		return 0;
+	if (attr == &dev_attr_identifier.attr && !upmu->identifier)
+		return 0;
+	return attr->mode;
+}
+
+static const struct attribute_group uncore_common_group = {
+	.attrs = uncore_common_attrs,
+	.is_visible = uncore_common_visible,
+};
+
+/* Parse "configN[:lo[-hi]]" into the config word and bit mask it names. */
+static int uncore_parse_format(const char *spec, unsigned int *word, u64 *mask)
+{
+	unsigned int lo, hi;
+	const char *p;
+	int n;
+
+	if (strncmp(spec, "config", 6))
+		return -EINVAL;
+	p = spec + 6;
+	*word = 0;
+	if (*p == '1' || *p == '2')
+		*word = *p++ - '0';
+	if (!*p) {
+		*mask = U64_MAX;
+		return 0;
+	}
+	if (*p != ':')
+		return -EINVAL;
+	n = sscanf(p + 1, "%u-%u", &lo, &hi);
+	if (n == 1)
+		hi = lo;
+	if (n < 1 || hi > 63 || lo > hi)
+		return -EINVAL;
+	*mask = GENMASK_ULL(hi, lo);
+	return 0;
+}
+
+static int uncore_pmu_parse_formats(struct uncore_pmu *upmu)
+{
+	struct attribute **a;
+
+	memset(upmu->cfg_mask, 0, sizeof(upmu->cfg_mask));
+	upmu->event_mask = 0;
+	for (a = upmu->desc->format_group->attrs; *a; a++) {
+		struct uncore_format_attr *fa;
+		unsigned int word;
+		u64 mask;
+
+		fa = container_of(*a, struct uncore_format_attr, attr.attr);
+		if (!uncore_variant_shown(upmu, fa->variants))
+			continue;
+		if (uncore_parse_format(fa->spec, &word, &mask)) {
+			dev_err(upmu->dev, "bad format %s: %s\n", (*a)->name, fa->spec);
+			return -EINVAL;
+		}
+		upmu->cfg_mask[word] |= mask;
+		if (!word && !strcmp((*a)->name, "event"))
+			upmu->event_mask = mask;
+	}
+	return 0;
+}
+
+/* ---- event validation ---- */
+
+static bool uncore_pmu_event_listed(struct uncore_pmu *upmu, u64 id)
+{
+	struct attribute **a;
+
+	for (a = upmu->desc->events_group->attrs; *a; a++) {
+		struct uncore_event_attr *ea;
+
+		ea = container_of(*a, struct uncore_event_attr, attr.attr);
+		if (ea->id == id && uncore_variant_shown(upmu, ea->variants))
+			return true;
+	}
+	return false;
+}
+
+static int uncore_pmu_check_config(struct uncore_pmu *upmu, struct perf_event *event)
+{
+	const struct perf_event_attr *attr = &event->attr;
+
+	if ((attr->config & ~upmu->cfg_mask[0]) ||
+	    (attr->config1 & ~upmu->cfg_mask[1]) ||
+	    (attr->config2 & ~upmu->cfg_mask[2]))
+		return -EINVAL;
+	if ((upmu->desc->flags & UNCORE_PMU_FIXED_EVENTS) &&
+	    !uncore_pmu_event_listed(upmu, attr->config & upmu->event_mask))
+		return -EINVAL;
+	return 0;
+}
+
+/* Count @m if it is ours; return true if it belongs to another hardware PMU. */
+static bool uncore_pmu_foreign(struct perf_event *event, struct perf_event *m,
+			       unsigned int *n)
+{
+	if (m->pmu == event->pmu) {
+		(*n)++;
+		return false;
+	}
+	return !is_software_event(m);
+}
+
+static int uncore_pmu_validate_group(struct uncore_pmu *upmu, struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sib;
+	unsigned int n = 0;
+
+	if (uncore_pmu_foreign(event, leader, &n))
+		return -EINVAL;
+	for_each_sibling_event(sib, leader)
+		if (uncore_pmu_foreign(event, sib, &n))
+			return -EINVAL;
+	if (leader != event)
+		n++;
+	if (upmu->num_counters && n > upmu->num_counters)
+		return -EINVAL;
+	if (upmu->desc->ops->validate_group)
+		return upmu->desc->ops->validate_group(event);
+	return 0;
+}
+
+static int uncore_pmu_event_init(struct perf_event *event)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	const struct uncore_pmu_ops *ops = upmu->desc->ops;
+	int cpu, ret;
+
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	if (is_sampling_event(event) || (event->attach_state & PERF_ATTACH_TASK))
+		return -EOPNOTSUPP;
+	if (event->cpu < 0 || !cpumask_test_cpu(event->cpu, &upmu->associated_cpus))
+		return -EINVAL;
+	cpu = READ_ONCE(upmu->cpu);
+	if (cpu < 0)
+		return -EINVAL;
+
+	ret = uncore_pmu_check_config(upmu, event);
+	if (!ret && ops->event_init)
+		ret = ops->event_init(event);
+	if (!ret)
+		ret = uncore_pmu_validate_group(upmu, event);
+	if (ret)
+		return ret;
+
+	event->cpu = cpu;
+	event->hw.idx = -1;
+	return 0;
+}
+
+/* ---- counting ---- */
+
+/**
+ * uncore_pmu_event_update - fold the hardware delta into the event count
+ * @event: an event of an uncore PMU
+ *
+ * The delta is taken modulo the counter width. If the driver cannot read a
+ * settled value the count is left alone, and the PMU warns once.
+ */
+void uncore_pmu_event_update(struct perf_event *event)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now;
+
+	do {
+		prev = local64_read(&hwc->prev_count);
+		if (upmu->desc->ops->read(event, &now)) {
+			uncore_pmu_warn_once(upmu, UNCORE_WARN_READ,
+					     "counter read did not settle, count kept\n");
+			return;
+		}
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+
+	local64_add((now - prev) & GENMASK_ULL(upmu->counter_width - 1, 0),
+		    &event->count);
+}
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_event_update, UNCORE_NS);
+
+static void uncore_pmu_start(struct perf_event *event, int flags)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	const struct uncore_pmu_ops *ops = upmu->desc->ops;
+	struct hw_perf_event *hwc = &event->hw;
+	u64 now;
+
+	hwc->state = 0;
+	if (upmu->desc->flags & UNCORE_PMU_FREE_RUNNING) {
+		if (!ops->read(event, &now))
+			local64_set(&hwc->prev_count, now);
+	} else if (ops->start) {
+		ops->start(event);
+	}
+	perf_event_update_userpage(event);
+}
+
+static void uncore_pmu_stop(struct perf_event *event, int flags)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->state & PERF_HES_STOPPED)) {
+		if (upmu->desc->ops->stop)
+			upmu->desc->ops->stop(event);
+		hwc->state |= PERF_HES_STOPPED;
+	}
+	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
+		uncore_pmu_event_update(event);
+		hwc->state |= PERF_HES_UPTODATE;
+	}
+}
+
+static int uncore_pmu_get_counter(struct uncore_pmu *upmu, struct perf_event *event)
+{
+	unsigned int idx = find_first_zero_bit(upmu->used, upmu->num_counters);
+
+	if (idx >= upmu->num_counters)
+		return -EAGAIN;
+	set_bit(idx, upmu->used);
+	return idx;
+}
+
+static int uncore_pmu_add(struct perf_event *event, int flags)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	const struct uncore_pmu_ops *ops = upmu->desc->ops;
+	struct hw_perf_event *hwc = &event->hw;
+	int idx = -1;
+
+	if (upmu->num_counters) {
+		idx = ops->get_counter ? ops->get_counter(upmu, event) :
+					 uncore_pmu_get_counter(upmu, event);
+		if (idx < 0)
+			return idx;
+		upmu->events[idx] = event;
+	}
+	hwc->idx = idx;
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		uncore_pmu_start(event, PERF_EF_RELOAD);
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+static void uncore_pmu_del(struct perf_event *event, int flags)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	uncore_pmu_stop(event, PERF_EF_UPDATE);
+	if (hwc->idx >= 0) {
+		upmu->events[hwc->idx] = NULL;
+		if (upmu->desc->ops->put_counter)
+			upmu->desc->ops->put_counter(upmu, event);
+		else
+			clear_bit(hwc->idx, upmu->used);
+	}
+	hwc->idx = -1;
+	perf_event_update_userpage(event);
+}
+
+static void uncore_pmu_read(struct perf_event *event)
+{
+	uncore_pmu_event_update(event);
+}
+
+static void uncore_pmu_enable(struct pmu *pmu)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
+
+	upmu->desc->ops->enable(upmu);
+}
+
+static void uncore_pmu_disable(struct pmu *pmu)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
+
+	upmu->desc->ops->disable(upmu);
+}
+
+/* ---- CPU hotplug ---- */
+
+static void uncore_pmu_set_cpu(struct uncore_pmu *upmu, int cpu)
+{
+	WRITE_ONCE(upmu->cpu, cpu);
+	if (cpu >= 0 && upmu->irq > 0 && irq_set_affinity(upmu->irq, cpumask_of(cpu)))
+		uncore_pmu_warn_once(upmu, UNCORE_WARN_IRQ,
+				     "cannot move IRQ %d to CPU %d\n", upmu->irq, cpu);
+}
+
+/*
+ * Move the active CPU to @to with its events. The PMU is registered before
+ * its hotplug instance is added, so there is always a perf context.
+ */
+static void uncore_pmu_move(struct uncore_pmu *upmu, int to)
+{
+	perf_pmu_migrate_context(&upmu->pmu, upmu->cpu, to);
+	uncore_pmu_set_cpu(upmu, to);
+}
+
+static bool uncore_pmu_local(struct uncore_pmu *upmu, unsigned int cpu)
+{
+	return upmu->node == NUMA_NO_NODE || cpu_to_node(cpu) == upmu->node;
+}
+
+static int uncore_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct uncore_pmu *upmu = hlist_entry_safe(node, struct uncore_pmu, hp_node);
+
+	if (!cpumask_test_cpu(cpu, &upmu->associated_cpus))
+		return 0;
+	if (upmu->cpu < 0)
+		uncore_pmu_set_cpu(upmu, cpu);
+	else if (!uncore_pmu_local(upmu, upmu->cpu) && uncore_pmu_local(upmu, cpu))
+		uncore_pmu_move(upmu, cpu);
+	return 0;
+}
+
+static int uncore_cpu_teardown(unsigned int cpu, struct hlist_node *node)
+{
+	struct uncore_pmu *upmu = hlist_entry_safe(node, struct uncore_pmu, hp_node);
+	unsigned int t, target = nr_cpu_ids;
+
+	if (upmu->cpu != cpu)
+		return 0;
+
+	/* Another online associated CPU, on the PMU's own node if possible. */
+	for_each_cpu_and(t, &upmu->associated_cpus, cpu_online_mask) {
+		if (t == cpu)
+			continue;
+		if (uncore_pmu_local(upmu, t)) {
+			target = t;
+			break;
+		}
+		if (target >= nr_cpu_ids)
+			target = t;
+	}
+
+	if (target < nr_cpu_ids)
+		uncore_pmu_move(upmu, target);
+	else
+		uncore_pmu_set_cpu(upmu, -1);
+	return 0;
+}
+
+/* ---- registration ---- */
+
+/**
+ * uncore_pmu_init - set up @upmu with defaults before the driver adjusts it
+ * @upmu: the PMU, usually embedded in the driver's own struct
+ * @dev:  the device it belongs to
+ * @desc: its type description
+ *
+ * Defaults: every possible CPU is associated, the preferred node is the
+ * device's, no IRQ, no identifier, variant 0, the type's counters and width.
+ *
+ * Return: 0, or -EINVAL for an inconsistent @desc.
+ */
+int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
+		    const struct uncore_pmu_desc *desc)
+{
+	if (!desc->ops || !desc->ops->read || !desc->format_group ||
+	    !desc->events_group || desc->counter_width < 1 || desc->counter_width > 64 ||
+	    desc->num_counters > UNCORE_PMU_MAX_COUNTERS ||
+	    (!desc->num_counters != !!(desc->flags & UNCORE_PMU_FREE_RUNNING)))
+		return -EINVAL;
+
+	upmu->dev = dev;
+	upmu->desc = desc;
+	upmu->identifier = NULL;
+	upmu->cpu = -1;
+	upmu->irq = -1;
+	upmu->node = dev_to_node(dev);
+	upmu->variant = 0;
+	upmu->num_counters = desc->num_counters;
+	upmu->counter_width = desc->counter_width;
+	upmu->warned = 0;
+	cpumask_copy(&upmu->associated_cpus, cpu_possible_mask);
+	bitmap_zero(upmu->used, UNCORE_PMU_MAX_COUNTERS);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_init, UNCORE_NS);
+
+static void uncore_pmu_unregister(void *data)
+{
+	struct uncore_pmu *upmu = data;
+
+	cpuhp_state_remove_instance_nocalls(uncore_hp_state, &upmu->hp_node);
+	perf_pmu_unregister(&upmu->pmu);
+}
+
+static void uncore_pmu_fill(struct uncore_pmu *upmu, struct module *owner)
+{
+	const struct uncore_pmu_desc *desc = upmu->desc;
+	const struct attribute_group *const *g;
+	unsigned int n = 0;
+
+	upmu->groups[n++] = desc->format_group;
+	upmu->groups[n++] = desc->events_group;
+	upmu->groups[n++] = &uncore_common_group;
+	for (g = desc->extra_groups; g && *g && n < UNCORE_PMU_MAX_GROUPS - 1; g++)
+		upmu->groups[n++] = *g;
+	upmu->groups[n] = NULL;
+
+	upmu->pmu = (struct pmu) {
+		.module		= owner,
+		.task_ctx_nr	= perf_invalid_context,
+		.capabilities	= desc->capabilities | PERF_PMU_CAP_NO_EXCLUDE,
+		.attr_groups	= upmu->groups,
+		.event_init	= uncore_pmu_event_init,
+		.add		= uncore_pmu_add,
+		.del		= uncore_pmu_del,
+		.start		= uncore_pmu_start,
+		.stop		= uncore_pmu_stop,
+		.read		= uncore_pmu_read,
+		.pmu_enable	= desc->ops->enable ? uncore_pmu_enable : NULL,
+		.pmu_disable	= desc->ops->disable ? uncore_pmu_disable : NULL,
+	};
+	uncore_compat_set_parent(&upmu->pmu, upmu->dev);
+}
+
+/**
+ * __devm_uncore_pmu_register - use devm_uncore_pmu_register()
+ * @upmu:  PMU set up with uncore_pmu_init()
+ * @name:  PMU name
+ * @owner: the driver module, pinned while events are open
+ *
+ * Return: 0 or a negative errno; on failure nothing stays registered.
+ */
+int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
+			       struct module *owner)
+{
+	int ret;
+
+	if (cpumask_empty(&upmu->associated_cpus))
+		return -ENODEV;
+	ret = uncore_pmu_parse_formats(upmu);
+	if (ret)
+		return ret;
+	uncore_pmu_fill(upmu, owner);
+
+	/*
+	 * Register first: until the hotplug instance picks a CPU, event_init
+	 * refuses events, and once it has, migration always has a context.
+	 */
+	ret = perf_pmu_register(&upmu->pmu, name, -1);
+	if (ret)
+		return ret;
+	ret = cpuhp_state_add_instance(uncore_hp_state, &upmu->hp_node);
+	if (ret) {
+		perf_pmu_unregister(&upmu->pmu);
+		return ret;
+	}
+	return devm_add_action_or_reset(upmu->dev, uncore_pmu_unregister, upmu);
+}
+EXPORT_SYMBOL_NS_GPL(__devm_uncore_pmu_register, UNCORE_NS);
+
+static int __init uncore_pmu_module_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/uncore_pmu:online",
+				      uncore_cpu_online, uncore_cpu_teardown);
+	if (ret < 0)
+		return ret;
+	uncore_hp_state = ret;
+	return 0;
+}
+
+static void __exit uncore_pmu_module_exit(void)
+{
+	cpuhp_remove_multi_state(uncore_hp_state);
+}
+
+module_init(uncore_pmu_module_init);
+module_exit(uncore_pmu_module_exit);
+
+MODULE_DESCRIPTION("Helper layer for uncore perf PMU drivers");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel API differences, decided by compile probes (scripts/conftest.sh)
+ * against the target tree rather than by version numbers.
+ */
+#ifndef __UNCORE_COMPAT_H
+#define __UNCORE_COMPAT_H
+
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+
+#include "uncore_conftest.h"
+
+/* Symbol namespaces are string literals from 6.13 on. */
+#ifdef UNCORE_HAVE_NS_STRING
+#define UNCORE_NS "UNCORE_PMU"
+#else
+#define UNCORE_NS UNCORE_PMU
+#endif
+#define UNCORE_IMPORT_NS()	MODULE_IMPORT_NS(UNCORE_NS)
+
+/* struct pmu gained a parent device in 6.5. */
+static inline void uncore_compat_set_parent(struct pmu *pmu, struct device *dev)
+{
+#ifdef UNCORE_HAVE_PMU_PARENT
+	pmu->parent = dev;
+#endif
+}
+
+#endif /* __UNCORE_COMPAT_H */

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared helper layer for the uncore PMU drivers: struct pmu setup, sysfs
+ * attributes, common event validation, counter bookkeeping, CPU hotplug and
+ * register access with an optional register backend.
+ */
+#ifndef __UNCORE_PMU_H
+#define __UNCORE_PMU_H
+
+#include <linux/bitmap.h>
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/io.h>
+#include <linux/jump_label.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/platform_device.h>
+#include <linux/sysfs.h>
+#include <linux/types.h>
+
+#include "uncore_compat.h"
+
+/* Most counters (or logical event slots) one PMU instance tracks. */
+#define UNCORE_PMU_MAX_COUNTERS		64
+/* Attribute groups: format, events, cpumask, identifier, driver extras. */
+#define UNCORE_PMU_MAX_GROUPS		8
+/* How often a hi-lo-hi read retries before it gives up. */
+#define UNCORE_HILOHI_TRIES		8
+
+/* uncore_pmu_desc.flags */
+/* Counters run all the time and are never written: no allocation. */
+#define UNCORE_PMU_FREE_RUNNING		BIT(0)
+/* The event id must be one of the (visible) entries in events/. */
+#define UNCORE_PMU_FIXED_EVENTS		BIT(1)
+/* Show associated_cpus in sysfs. */
+#define UNCORE_PMU_SHOW_ASSOC		BIT(2)
+
+/* Bits of uncore_pmu.warned: each message is printed once per PMU. */
+enum uncore_pmu_warn {
+	UNCORE_WARN_READ,
+	UNCORE_WARN_IRQ,
+	UNCORE_WARN_DRIVER,
+};
+
+/**
+ * struct uncore_win - one mapped register window
+ * @base:    kernel virtual address of the mapping
+ * @phys:    physical base address
+ * @size:    size in bytes
+ * @backend: accesses go to the registered register backend
+ */
+struct uncore_win {
+	void __iomem *base;
+	phys_addr_t phys;
+	resource_size_t size;
+	bool backend;
+};
+
+/**
+ * struct uncore_backend - a register backend (the test simulator)
+ * @owner:  module providing the backend; pinned while it serves a window
+ * @claims: return true if the backend models [@phys, @phys + @size)
+ * @read:   read @bytes (4 or 8) at physical address @addr
+ * @write:  write @bytes (4 or 8) of @val at physical address @addr
+ *
+ * With no backend registered the accessors below are plain relaxed MMIO
+ * behind a disabled static branch.
+ */
+struct uncore_backend {
+	struct module *owner;
+	bool (*claims)(phys_addr_t phys, resource_size_t size);
+	u64 (*read)(phys_addr_t addr, unsigned int bytes);
+	void (*write)(phys_addr_t addr, u64 val, unsigned int bytes);
+};
+
+struct uncore_pmu;
+
+/**
+ * struct uncore_pmu_ops - what a driver plugs into the helper layer
+ * @event_init:     extra validation after the common checks (optional)
+ * @validate_group: shared-resource rules for the group of @event (optional)
+ * @get_counter:    allocate a counter for @event; default: first free one
+ * @put_counter:    release what @get_counter took (optional)
+ * @start:          program and start the counter of @event (optional)
+ * @stop:           stop the counter of @event (optional)
+ * @read:           read the raw counter value of @event into @val; a
+ *                  non-zero return leaves the event's count untouched
+ * @enable:         pmu_enable (optional)
+ * @disable:        pmu_disable (optional)
+ */
+struct uncore_pmu_ops {
+	int (*event_init)(struct perf_event *event);
+	int (*validate_group)(struct perf_event *event);
+	int (*get_counter)(struct uncore_pmu *upmu, struct perf_event *event);
+	void (*put_counter)(struct uncore_pmu *upmu, struct perf_event *event);
+	void (*start)(struct perf_event *event);
+	void (*stop)(struct perf_event *event);
+	int (*read)(struct perf_event *event, u64 *val);
+	void (*enable)(struct uncore_pmu *upmu);
+	void (*disable)(struct uncore_pmu *upmu);
+};
+
+/**
+ * struct uncore_pmu_desc - constant description of one PMU type
+ * @ops:           driver callbacks
+ * @format_group:  format/ attributes made with UNCORE_FORMAT_ATTR()
+ * @events_group:  events/ attributes made with UNCORE_EVENT_ATTR()
+ * @extra_groups:  NULL-terminated further groups (optional)
+ * @flags:         UNCORE_PMU_* flags
+ * @capabilities:  PERF_PMU_CAP_* flags
+ * @num_counters:  counters or event slots; 0 with UNCORE_PMU_FREE_RUNNING
+ * @counter_width: implemented counter width in bits (1-64)
+ * @event_digits:  minimum hex digits of the id in events/ files
+ */
+struct uncore_pmu_desc {
+	const struct uncore_pmu_ops *ops;
+	const struct attribute_group *format_group;
+	const struct attribute_group *events_group;
+	const struct attribute_group *const *extra_groups;
+	u32 flags;
+	u32 capabilities;
+	unsigned int num_counters;
+	unsigned int counter_width;
+	unsigned int event_digits;
+};
+
+/**
+ * struct uncore_pmu - one registered PMU instance
+ * @pmu:             the perf PMU
+ * @dev:             the device it belongs to
+ * @desc:            its type description
+ * @identifier:      contents of the identifier file, or NULL for none
+ * @associated_cpus: CPUs that may count for this PMU
+ * @cpu:             the active CPU, or -1 when no associated CPU is online
+ * @node:            preferred NUMA node for the active CPU
+ * @irq:             interrupt that follows the active CPU, or -1
+ * @variant:         selects variant-specific attributes
+ * @num_counters:    counters or event slots in use by the allocator
+ * @counter_width:   counter width used for delta masking
+ * @cfg_mask:        config, config1, config2 bits covered by format/
+ * @event_mask:      config bits of the "event" format field
+ * @warned:          messages already printed (enum uncore_pmu_warn)
+ * @hp_node:         CPU hotplug instance
+ * @used:            allocated counters
+ * @events:          event on each allocated counter
+ * @groups:          attribute groups handed to perf
+ */
+struct uncore_pmu {
+	struct pmu pmu;
+	struct device *dev;
+	const struct uncore_pmu_desc *desc;
+	const char *identifier;
+	cpumask_t associated_cpus;
+	int cpu;
+	int node;
+	int irq;
+	u32 variant;
+	unsigned int num_counters;
+	unsigned int counter_width;
+	u64 cfg_mask[3];
+	u64 event_mask;
+	unsigned long warned;
+	struct hlist_node hp_node;
+	DECLARE_BITMAP(used, UNCORE_PMU_MAX_COUNTERS);
+	struct perf_event *events[UNCORE_PMU_MAX_COUNTERS];
+	const struct attribute_group *groups[UNCORE_PMU_MAX_GROUPS];
+};
+
+static inline struct uncore_pmu *to_uncore_pmu(struct pmu *pmu)
+{
+	return container_of(pmu, struct uncore_pmu, pmu);
+}
+
+/**
+ * struct uncore_format_attr - a format/ entry
+ * @attr:     the sysfs attribute
+ * @spec:     its contents, e.g. "config:0-5" or "config1"
+ * @variants: variant bits it is shown for; 0 for every variant
+ */
+struct uncore_format_attr {
+	struct device_attribute attr;
+	const char *spec;
+	u32 variants;
+};
+
+/**
+ * struct uncore_event_attr - an events/ entry
+ * @attr:     the sysfs attribute
+ * @id:       the event id, shown as "event=0x<id>"
+ * @variants: variant bits it is shown for; 0 for every variant
+ */
+struct uncore_event_attr {
+	struct device_attribute attr;
+	u64 id;
+	u32 variants;
+};
+
+ssize_t uncore_format_show(struct device *dev, struct device_attribute *attr, char *buf);
+ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, char *buf);
+umode_t uncore_attr_visible(struct kobject *kobj, struct attribute *attr, int n);
+
+#define UNCORE_FORMAT_ATTR_VAR(_name, _spec, _var)				\
+	(&((struct uncore_format_attr[]) {					\
+		{ .attr = __ATTR(_name, 0444, uncore_format_show, NULL),	\
+		  .spec = _spec, .variants = _var }				\
+	})[0].attr.attr)
+#define UNCORE_FORMAT_ATTR(_name, _spec) UNCORE_FORMAT_ATTR_VAR(_name, _spec, 0)
+
+#define UNCORE_EVENT_ATTR_VAR(_name, _id, _var)				\
+	(&((struct uncore_event_attr[]) {					\
+		{ .attr = __ATTR(_name, 0444, uncore_event_show, NULL),	\
+		  .id = _id, .variants = _var }					\
+	})[0].attr.attr)
+#define UNCORE_EVENT_ATTR(_name, _id) UNCORE_EVENT_ATTR_VAR(_name, _id, 0)
+
+/* Register access: relaxed MMIO, or the backend for windows it claims. */
+DECLARE_STATIC_KEY_FALSE(uncore_backend_active);
+u64 uncore_backend_read(const struct uncore_win *win, u32 off, unsigned int bytes);
+void uncore_backend_write(const struct uncore_win *win, u32 off, u64 val, unsigned int bytes);
+
+static __always_inline bool uncore_win_redirected(const struct uncore_win *win)
+{
+	return static_branch_unlikely(&uncore_backend_active) && win->backend;
+}
+
+static __always_inline u32 uncore_read32(const struct uncore_win *win, u32 off)
+{
+	if (uncore_win_redirected(win))
+		return uncore_backend_read(win, off, 4);
+	return readl_relaxed(win->base + off);
+}
+
+static __always_inline void uncore_write32(const struct uncore_win *win, u32 off, u32 val)
+{
+	if (uncore_win_redirected(win))
+		uncore_backend_write(win, off, val, 4);
+	else
+		writel_relaxed(val, win->base + off);
+}
+
+static __always_inline u64 uncore_read64(const struct uncore_win *win, u32 off)
+{
+	if (uncore_win_redirected(win))
+		return uncore_backend_read(win, off, 8);
+	return readq_relaxed(win->base + off);
+}
+
+static __always_inline void uncore_write64(const struct uncore_win *win, u32 off, u64 val)
+{
+	if (uncore_win_redirected(win))
+		uncore_backend_write(win, off, val, 8);
+	else
+		writeq_relaxed(val, win->base + off);
+}
+
+int uncore_read_hilohi(const struct uncore_win *win, u32 lo, u32 hi, u64 *val);
+
+int uncore_backend_register(const struct uncore_backend *be);
+void uncore_backend_unregister(const struct uncore_backend *be);
+
+int uncore_map_window(struct platform_device *pdev, unsigned int index,
+		      struct uncore_win *win);
+
+int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
+		    const struct uncore_pmu_desc *desc);
+int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
+			       struct module *owner);
+/**
+ * devm_uncore_pmu_register - register a PMU, unregistered when @upmu->dev goes
+ * @upmu: PMU set up with uncore_pmu_init()
+ * @name: PMU name in /sys/bus/event_source/devices
+ *
+ * Return: 0 or a negative errno; on failure nothing stays registered.
+ */
+#define devm_uncore_pmu_register(upmu, name) \
+	__devm_uncore_pmu_register(upmu, name, THIS_MODULE)
+
+void uncore_pmu_event_update(struct perf_event *event);
+
+__printf(3, 4)
+void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,
+			  const char *fmt, ...);
+
+#endif /* __UNCORE_PMU_H */
