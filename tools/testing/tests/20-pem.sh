@@ -1,0 +1,172 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Marvell PEM PMU, end to end through perf: sysfs, exact counts for every
+# event in named and raw form, overlapping sessions, refused input with the
+# exact errno, CPU hotplug and module reload.
+
+. "$(dirname "$0")/lib/lib.sh"
+
+P0=mrvl_pcie_rc_pmu_1000000000
+P1=mrvl_pcie_rc_pmu_1000100000
+
+EVENTS="ib_tlp_npr:0x00 ib_tlp_pr:0x01 ib_tlp_cpl_partid:0x02
+ib_tlp_dwords_npr:0x03 ib_tlp_dwords_pr:0x04 ib_tlp_dwords_cpl_partid:0x05
+ib_inflight:0x06 ib_reads:0x07 ib_req_no_ro_ncb:0x08 ib_req_no_ro_ebus:0x09
+ob_tlp_npr_partid:0x0a ob_tlp_pr_partid:0x0b ob_tlp_cpl_partid:0x0c
+ob_tlp_dwords_npr_partid:0x0d ob_tlp_dwords_pr_partid:0x0e
+ob_tlp_dwords_cpl_partid:0x0f ob_inflight_partid:0x10 ob_reads_partid:0x11
+ob_merges_npr_partid:0x12 ob_merges_pr_partid:0x13 ob_merges_cpl_partid:0x14
+ats_trans:0x15 ats_trans_latency:0x16 ats_pri:0x17 ats_pri_latency:0x18
+ats_inv:0x19 ats_inv_latency:0x1a"
+
+# ---- sysfs ----
+for p in $P0 $P1; do
+	if [ -d "$EV/$p" ]; then
+		ok "$p registered"
+	else
+		not_ok "$p registered" "$(ls $EV)"
+	fi
+	check_eq "$p format/event" "config:0-5" "$(cat $EV/$p/format/event)"
+	check_eq "$p format/ has only event" "event" "$(ls $EV/$p/format)"
+	check_eq "$p has 27 events" 27 "$(ls $EV/$p/events | wc -l)"
+	bad=""
+	for e in $EVENTS; do
+		name=${e%%:*}
+		want="event=${e#*:}"
+		got=$(cat "$EV/$p/events/$name" 2>&1)
+		[ "$got" = "$want" ] || bad="$bad $name='$got'"
+	done
+	check_eq "$p events/* contents" "" "$bad"
+	cpus=$(cat $EV/$p/cpumask)
+	case "$cpus" in
+	[0-9] | [0-9][0-9])
+		ok "$p cpumask is one CPU ($cpus)" ;;
+	*)
+		not_ok "$p cpumask is one CPU" "got '$cpus'" ;;
+	esac
+	check_eq "$p has no associated_cpus" "no" \
+		"$([ -e $EV/$p/associated_cpus ] && echo yes || echo no)"
+done
+
+# ---- exact counts, every event, named and raw ----
+echo 0 > "$UNCORE_SIM/$P0/stats"
+n=100
+for e in $EVENTS; do
+	name=${e%%:*}
+	id=${e#*:}
+	n=$((n + 7))
+	c=$(stat_count "$P0/$name/" "echo 'event=$name value=$n' > $UNCORE_SIM/$P0/inject")
+	check_eq "count $P0/$name/" "$n" "$c"
+	c=$(stat_count "$P0/event=$id/" "echo 'event=$name value=$((n + 1))' > $UNCORE_SIM/$P0/inject")
+	check_eq "count $P0/event=$id/" "$((n + 1))" "$c"
+done
+check_eq "driver never wrote a PEM register" 0 "$(sim_stat $P0 mmio_writes)"
+r=$(sim_stat $P0 mmio_reads)
+if [ "${r:-0}" -gt 0 ]; then
+	ok "driver read PEM registers ($r reads)"
+else
+	not_ok "driver read PEM registers" "mmio_reads='$r'"
+fi
+
+# The second PEM counts only its own traffic.
+c=$(stat_count "$P1/ib_reads/" "echo 'event=ib_reads value=9' > $UNCORE_SIM/$P1/inject; echo 'event=ib_reads value=50' > $UNCORE_SIM/$P0/inject")
+check_eq "count $P1/ib_reads/ sees only its own PEM" 9 "$c"
+
+# Several events of one PMU at once, including the same event twice.
+out=$(perf stat -a -x';' -e "$P0/ib_tlp_pr/,$P0/ib_tlp_pr/,$P0/ats_inv/" -- \
+	sh -c "printf 'event=ib_tlp_pr value=31\nevent=ats_inv value=4\n' > $UNCORE_SIM/$P0/inject" \
+	2>&1 >/dev/null | awk -F';' '{ printf "%s ", $1 }')
+check_eq "shared counter read by two events at once" "31 31 4 " "$out"
+
+# ---- two overlapping sessions keep their own deltas ----
+rm -f /tmp/pem_a_ready /tmp/pem_b_done
+perf stat -a -x';' -o /tmp/pem_a.out -e "$P0/ib_inflight/" -- sh -c "
+	echo 'event=ib_inflight value=3' > $UNCORE_SIM/$P0/inject
+	touch /tmp/pem_a_ready
+	while [ ! -f /tmp/pem_b_done ]; do sleep 0.1; done
+	echo 'event=ib_inflight value=5' > $UNCORE_SIM/$P0/inject" &
+apid=$!
+i=0
+while [ ! -f /tmp/pem_a_ready ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+b=$(stat_count "$P0/ib_inflight/" "echo 'event=ib_inflight value=7' > $UNCORE_SIM/$P0/inject")
+touch /tmp/pem_b_done
+wait $apid
+a=$(awk -F';' -v e="$P0/ib_inflight/" '$3 == e { print $1 }' /tmp/pem_a.out)
+check_eq "overlapping session B sees its own delta" 7 "$b"
+check_eq "overlapping session A sees all of its window" 15 "$a"
+
+# ---- refused input ----
+T=$(pmu_type $P0)
+T1=$(pmu_type $P1)
+check_eq "errno: event id 0x1b" "errno 22 EINVAL" "$($PERF_OPEN "$T" 0x1b)"
+check_eq "errno: event id 0x3f" "errno 22 EINVAL" "$($PERF_OPEN "$T" 0x3f)"
+check_eq "errno: config bit 40" "errno 22 EINVAL" "$($PERF_OPEN "$T" 0x10000000000)"
+check_eq "errno: config bit 6" "errno 22 EINVAL" "$($PERF_OPEN "$T" 0x40)"
+check_eq "errno: config1 set" "errno 22 EINVAL" "$($PERF_OPEN -1 1 "$T" 0)"
+check_eq "errno: sampling" "errno 95 EOPNOTSUPP" "$($PERF_OPEN -s 1000 "$T" 0)"
+check_eq "errno: per-task (pid, any cpu)" "errno 95 EOPNOTSUPP" "$($PERF_OPEN -p 0 -c -1 "$T" 0)"
+check_eq "errno: per-task (pid, cpu 0)" "errno 95 EOPNOTSUPP" "$($PERF_OPEN -p 0 -c 0 "$T" 0)"
+check_eq "errno: group with another hardware PMU" "errno 22 EINVAL" \
+	"$($PERF_OPEN -L "$T1:0" "$T" 0)"
+check_eq "group with a software leader opens" "ok" "$($PERF_OPEN -L 1:0 "$T" 0)"
+check_eq "group of two events of this PMU opens" "ok" "$($PERF_OPEN -L "$T:1" "$T" 0)"
+check_eq "open on another CPU is accepted" "ok" "$($PERF_OPEN -c 3 "$T" 0)"
+check_eq "open id 0x1a (last event)" "ok" "$($PERF_OPEN "$T" 0x1a)"
+
+c=$(stat_count "$P0/event=0x1b/" "true")
+check_eq "perf stat event=0x1b is <not supported>" "<not supported>" "$c"
+check_fail "perf record is refused" perf record -a -e "$P0/ib_tlp_npr/" -o /tmp/pem.data -- true
+c=$(perf stat -x';' -e "$P0/ib_tlp_npr/" -- true 2>&1 | awk -F';' '{ print $1 }')
+check_eq "per-task perf stat is <not supported>" "<not supported>" "$c"
+c=$(stat_count "$P0/ib_tlp_npr/" "echo 'event=ib_tlp_npr value=12' > $UNCORE_SIM/$P0/inject")
+check_eq "PMU counts after refused input" 12 "$c"
+
+# ---- CPU hotplug: the active CPU goes offline during an interval run ----
+cpu=$(cat $EV/$P0/cpumask)
+perf stat -a -x';' -I 200 -o /tmp/pem_hp.out -e "$P0/ob_reads_partid/" -- sh -c "
+	echo 'event=ob_reads_partid value=11' > $UNCORE_SIM/$P0/inject
+	sleep 0.5
+	echo 0 > /sys/devices/system/cpu/cpu$cpu/online
+	sleep 0.5
+	echo 'event=ob_reads_partid value=13' > $UNCORE_SIM/$P0/inject
+	sleep 0.5"
+new=$(cat $EV/$P0/cpumask)
+sum=$(awk -F';' '$4 ~ /ob_reads_partid/ && $2 ~ /^[0-9]+$/ { s += $2 } END { print s + 0 }' /tmp/pem_hp.out)
+check_eq "hotplug: counts before and after offline all reported" 24 "$sum"
+if [ "$new" != "$cpu" ] && [ -n "$new" ]; then
+	ok "hotplug: cpumask moved from $cpu to $new"
+else
+	not_ok "hotplug: cpumask moved" "before '$cpu' after '$new'"
+fi
+echo 1 > /sys/devices/system/cpu/cpu$cpu/online
+c=$(stat_count "$P0/ib_tlp_npr/" "echo 'event=ib_tlp_npr value=17' > $UNCORE_SIM/$P0/inject")
+check_eq "hotplug: counts after the CPU is back" 17 "$c"
+
+# ---- module unload and reload ----
+MODDIR=${UNCORE_MODDIR:-/lib/modules-test}
+# Each window shows in /proc/iomem as the firmware resource plus the
+# driver's request nested in it.
+iomem_lines() {
+	grep -c 'MRVL000E' /proc/iomem
+}
+loaded=$(iomem_lines)
+perf stat -a -e "$P0/ib_tlp_npr/" -- sleep 2 >/dev/null 2>&1 &
+spid=$!
+sleep 1
+check_fail "rmmod with an open event is refused" rmmod marvell_pem_pmu
+check_fail "simulator cannot go while the driver is bound" rmmod uncore_sim
+wait $spid
+check_cmd "rmmod without open events" rmmod marvell_pem_pmu
+check_eq "PMUs gone after rmmod" "" "$(ls $EV | grep mrvl_pcie_rc_pmu)"
+check_eq "register windows released" "$((loaded - 2))" "$(iomem_lines)"
+check_cmd "insmod again" insmod "$MODDIR/marvell_pem_pmu.ko"
+check_eq "both PMUs back" "$P0 $P1" "$(ls $EV | grep mrvl_pcie_rc_pmu | tr '\n' ' ' | sed 's/ $//')"
+check_eq "register windows requested again" "$loaded" "$(iomem_lines)"
+c=$(stat_count "$P0/ats_pri/" "echo 'event=ats_pri value=21' > $UNCORE_SIM/$P0/inject")
+check_eq "counts after reload" 21 "$c"
+
+done_testing

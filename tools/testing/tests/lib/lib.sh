@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the guest tests (busybox sh). Source it, call the checks,
+# end with "done_testing". Output is TAP: "ok N - desc" / "not ok N - desc".
+
+TESTLIB=$(dirname "$0")/lib
+PERF_OPEN=$TESTLIB/perf_open
+TAP_N=0
+TAP_FAILED=0
+EV=/sys/bus/event_source/devices
+
+ok() {
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $1"
+}
+
+not_ok() {
+	TAP_N=$((TAP_N + 1))
+	TAP_FAILED=$((TAP_FAILED + 1))
+	echo "not ok $TAP_N - $1"
+	shift
+	for l in "$@"; do
+		echo "#   $l"
+	done
+}
+
+# check_eq DESC EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "expected: '$2'" "got:      '$3'"
+	fi
+}
+
+# check_cmd DESC CMD...: passes if the command succeeds
+check_cmd() {
+	d=$1
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$d"
+	else
+		not_ok "$d" "command failed: $*" "$out"
+	fi
+}
+
+# check_fail DESC CMD...: passes if the command fails
+check_fail() {
+	d=$1
+	shift
+	if out=$("$@" 2>&1); then
+		not_ok "$d" "command succeeded: $*" "$out"
+	else
+		ok "$d"
+	fi
+}
+
+done_testing() {
+	echo "1..$TAP_N"
+	[ "$TAP_FAILED" -eq 0 ]
+}
+
+# inject DEV LINE...: inject traffic into simulated device DEV
+inject() {
+	dev=$1
+	shift
+	printf '%s\n' "$@" > "$UNCORE_SIM/$dev/inject"
+}
+
+# stat_count EVENT CMD: count of EVENT while sh -c CMD runs, system-wide.
+# Prints the count column as perf prints it (a number, <not counted>, or
+# <not supported>).
+stat_count() {
+	perf stat -a -x';' -e "$1" -- sh -c "$2" 2>&1 >/dev/null |
+		awk -F';' -v e="$1" '$3 == e { print $1 }'
+}
+
+# sim_stat DEV KEY: a counter from the simulator's stats file
+sim_stat() {
+	awk -v k="$2" '$1 == k { print $2 }' "$UNCORE_SIM/$1/stats"
+}
+
+pmu_type() {
+	cat "$EV/$1/type"
+}
