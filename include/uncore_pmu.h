@@ -260,6 +260,9 @@ void uncore_backend_unregister(const struct uncore_backend *be);
 
 int uncore_map_window(struct platform_device *pdev, unsigned int index,
 		      struct uncore_win *win);
+int uncore_map_windows(struct platform_device *pdev, struct uncore_win *wins,
+		       unsigned int n);
+int uncore_acpi_socket(struct device *dev, u32 *socket);
 
 int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
 		    const struct uncore_pmu_desc *desc);
@@ -275,7 +278,9 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 #define devm_uncore_pmu_register(upmu, name) \
 	__devm_uncore_pmu_register(upmu, name, THIS_MODULE)
 
+int uncore_pmu_socket_cpus(struct uncore_pmu *upmu, u32 socket);
 void uncore_pmu_event_update(struct perf_event *event);
+void uncore_pmu_fold_restart(struct uncore_pmu *upmu);
 
 __printf(3, 4)
 void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,

@@ -11,6 +11,7 @@
 
 #define pr_fmt(fmt) "uncore_pmu: " fmt
 
+#include <linux/acpi.h>
 #include <linux/cpuhotplug.h>
 #include <linux/interrupt.h>
 #include <linux/kernel.h>
@@ -146,6 +147,59 @@ int uncore_map_window(struct platform_device *pdev, unsigned int index,
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(uncore_map_window, UNCORE_NS);
+
+/**
+ * uncore_map_windows - map MEM resources 0 to @n - 1 of @pdev, in order
+ * @pdev: the platform device
+ * @wins: @n windows filled in
+ * @n:    how many
+ *
+ * Return: 0 or the errno of the first window that failed.
+ */
+int uncore_map_windows(struct platform_device *pdev, struct uncore_win *wins,
+		       unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = uncore_map_window(pdev, i, &wins[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_map_windows, UNCORE_NS);
+
+/**
+ * uncore_acpi_socket - the socket number firmware gives @dev in its _UID
+ * @dev:    device with an ACPI companion
+ * @socket: the number, parsed with automatic base (decimal or 0x hex)
+ *
+ * Return: 0, -ENODEV without companion or _UID, or the parse error; the
+ * reason is printed.
+ */
+int uncore_acpi_socket(struct device *dev, u32 *socket)
+{
+#ifdef CONFIG_ACPI
+	struct acpi_device *adev = ACPI_COMPANION(dev);
+	const char *uid;
+	int ret;
+
+	if (!adev)
+		return dev_err_probe(dev, -ENODEV, "no ACPI companion\n");
+	uid = acpi_device_uid(adev);
+	if (!uid)
+		return dev_err_probe(dev, -ENODEV, "firmware gives no _UID\n");
+	ret = kstrtou32(uid, 0, socket);
+	if (ret)
+		return dev_err_probe(dev, ret, "_UID \"%s\" is not a socket number\n", uid);
+	return 0;
+#else
+	return -ENODEV;
+#endif
+}
+EXPORT_SYMBOL_NS_GPL(uncore_acpi_socket, UNCORE_NS);
 
 /**
  * uncore_read_hilohi - read a 64-bit counter kept in two 32-bit registers
@@ -488,6 +542,27 @@ void uncore_pmu_event_update(struct perf_event *event)
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_event_update, UNCORE_NS);
 
+/**
+ * uncore_pmu_fold_restart - fold all counts before the counters restart at 0
+ * @upmu: a PMU whose counters the hardware zeroes (or will zero on enable)
+ *
+ * Called with the counters stopped and holding their values: each running
+ * event takes its delta, then every allocated event starts again from 0.
+ */
+void uncore_pmu_fold_restart(struct uncore_pmu *upmu)
+{
+	unsigned int idx;
+
+	for_each_set_bit(idx, upmu->used, upmu->num_counters) {
+		struct perf_event *event = upmu->events[idx];
+
+		if (!(event->hw.state & PERF_HES_STOPPED))
+			uncore_pmu_event_update(event);
+		local64_set(&event->hw.prev_count, 0);
+	}
+}
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_fold_restart, UNCORE_NS);
+
 static void uncore_pmu_start(struct perf_event *event, int flags)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
@@ -691,6 +766,28 @@ int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_init, UNCORE_NS);
+
+/**
+ * uncore_pmu_socket_cpus - associate @upmu with the CPUs of one socket
+ * @upmu:   the PMU
+ * @socket: socket number, equal to its NUMA node
+ *
+ * Return: 0, or -ENODEV (printed) if no possible CPU is on that node.
+ */
+int uncore_pmu_socket_cpus(struct uncore_pmu *upmu, u32 socket)
+{
+	unsigned int cpu;
+
+	cpumask_clear(&upmu->associated_cpus);
+	for_each_possible_cpu(cpu)
+		if (cpu_to_node(cpu) == socket)
+			cpumask_set_cpu(cpu, &upmu->associated_cpus);
+	if (cpumask_empty(&upmu->associated_cpus))
+		return dev_err_probe(upmu->dev, -ENODEV, "no CPU on NUMA node %u\n", socket);
+	upmu->node = socket;
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_socket_cpus, UNCORE_NS);
 
 static void uncore_pmu_unregister(void *data)
 {

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NVIDIA Tegra410 C2C PMUs: NVLink-C2C, NV-CLink and NV-DLink.
+ *
+ * Each link has a set of instances with fixed-function latency counters
+ * (request counts and outstanding-request accumulators, incoming and
+ * outgoing) and a cycle counter, started and stopped together through a
+ * broadcast window. The hardware restarts the counters from zero whenever
+ * counting is enabled, so every pmu_disable folds the counts first.
+ *
+ * Firmware says what is on the other side: GPUs (with a mask of instances
+ * per GPU), another SoC, or CXL memory. That decides which events exist and
+ * whether the gpu_mask filter does.
+ */
+
+#include <linux/acpi.h>
+#include <linux/bitops.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/property.h>
+
+#include "uncore_pmu.h"
+
+#define C2C_MAX_INST		16
+#define C2C_MAX_GPU		2
+#define C2C_MAX_EVENTS		32
+
+#define C2C_CTRL		0x864
+#define C2C_CTRL_ON		0x1
+#define C2C_CTRL_OFF		0x0
+
+/* Peer kinds, also the variant bits of the sysfs attributes. */
+#define C2C_PEER_GPU		BIT(0)
+#define C2C_PEER_CPU		BIT(1)
+#define C2C_PEER_CXL		BIT(2)
+#define C2C_PEER_ANY		(C2C_PEER_GPU | C2C_PEER_CPU | C2C_PEER_CXL)
+
+#define C2C_EV_CYCLES		0x0
+#define C2C_NUM_EVENTS		9
+
+/* Low word of each event's 64-bit counter; the high word follows at +4. */
+static const u16 c2c_cntr[C2C_NUM_EVENTS] = {
+	0x86c,	/* cycles */
+	0x874,	/* in_rd_cum_outs */
+	0x87c,	/* in_rd_req */
+	0x884,	/* in_wr_cum_outs */
+	0x88c,	/* in_wr_req */
+	0x898,	/* out_rd_cum_outs */
+	0x8a0,	/* out_rd_req */
+	0x8a8,	/* out_wr_cum_outs */
+	0x8b0,	/* out_wr_req */
+};
+
+/**
+ * struct c2c_type - one link type, the match data of its HID
+ * @name:     PMU name format, with %u for the socket
+ * @nr_inst:  instance windows; the broadcast window follows them
+ * @cxl_peer: the link carries reads to CXL memory (no firmware masks)
+ */
+struct c2c_type {
+	const char *name;
+	unsigned int nr_inst;
+	bool cxl_peer;
+};
+
+struct c2c_pmu {
+	struct uncore_pmu upmu;
+	unsigned int nr_inst;
+	/* Instances per peer; for a GPU link, index n is GPU n. */
+	unsigned long peer_insts[C2C_MAX_GPU];
+	unsigned int nr_peer;
+	struct uncore_win inst[C2C_MAX_INST];
+	struct uncore_win bcast;
+};
+
+static struct c2c_pmu *to_c2c_pmu(struct uncore_pmu *upmu)
+{
+	return container_of(upmu, struct c2c_pmu, upmu);
+}
+
+/* Peers firmware describes, as a mask of peer_insts[] indices. */
+static unsigned long c2c_peers_present(struct c2c_pmu *c2c)
+{
+	unsigned long all = 0;
+	int p;
+
+	for (p = 0; p < C2C_MAX_GPU; p++)
+		if (c2c->peer_insts[p])
+			all |= BIT(p);
+	return all;
+}
+
+/*
+ * The peers an event counts: those gpu_mask selects (bit n = GPU n), or
+ * all when it is 0. Only GPU links have gpu_mask; the helper layer refuses
+ * config1 bits elsewhere.
+ */
+static unsigned long c2c_event_peers(struct c2c_pmu *c2c, struct perf_event *event)
+{
+	return event->attr.config1 ?: c2c_peers_present(c2c);
+}
+
+static int c2c_pmu_event_init(struct perf_event *event)
+{
+	struct c2c_pmu *c2c = to_c2c_pmu(to_uncore_pmu(event->pmu));
+
+	/* A GPU the firmware does not describe cannot be selected. */
+	if (event->attr.config1 & ~(u64)c2c_peers_present(c2c))
+		return -EINVAL;
+	return 0;
+}
+
+static int c2c_pmu_read(struct perf_event *event, u64 *val)
+{
+	struct c2c_pmu *c2c = to_c2c_pmu(to_uncore_pmu(event->pmu));
+	unsigned long peers = c2c_event_peers(c2c, event);
+	u32 lo = c2c_cntr[event->attr.config];
+	unsigned int p, i;
+	u64 sum = 0, v;
+	int ret;
+
+	for_each_set_bit(p, &peers, C2C_MAX_GPU) {
+		for_each_set_bit(i, &c2c->peer_insts[p], c2c->nr_inst) {
+			ret = uncore_read_hilohi(&c2c->inst[i], lo, lo + 4, &v);
+			if (ret)
+				return ret;
+			/* All instances run in lock-step: one tells the time. */
+			if (event->attr.config == C2C_EV_CYCLES) {
+				*val = v;
+				return 0;
+			}
+			sum += v;
+		}
+	}
+	*val = sum;
+	return 0;
+}
+
+static void c2c_pmu_enable(struct uncore_pmu *upmu)
+{
+	if (!bitmap_empty(upmu->used, upmu->num_counters))
+		uncore_write32(&to_c2c_pmu(upmu)->bcast, C2C_CTRL, C2C_CTRL_ON);
+}
+
+/* The counters hold their values when stopped and restart at 0 on enable. */
+static void c2c_pmu_disable(struct uncore_pmu *upmu)
+{
+	uncore_write32(&to_c2c_pmu(upmu)->bcast, C2C_CTRL, C2C_CTRL_OFF);
+	uncore_pmu_fold_restart(upmu);
+}
+
+#define C2C_RD		C2C_PEER_ANY
+#define C2C_OUT_RD	(C2C_PEER_GPU | C2C_PEER_CPU)
+#define C2C_WR		C2C_PEER_GPU
+
+static struct attribute *c2c_pmu_events[] = {
+	UNCORE_EVENT_ATTR_VAR(cycles, 0x0, C2C_RD),
+	UNCORE_EVENT_ATTR_VAR(in_rd_cum_outs, 0x1, C2C_RD),
+	UNCORE_EVENT_ATTR_VAR(in_rd_req, 0x2, C2C_RD),
+	UNCORE_EVENT_ATTR_VAR(in_wr_cum_outs, 0x3, C2C_WR),
+	UNCORE_EVENT_ATTR_VAR(in_wr_req, 0x4, C2C_WR),
+	UNCORE_EVENT_ATTR_VAR(out_rd_cum_outs, 0x5, C2C_OUT_RD),
+	UNCORE_EVENT_ATTR_VAR(out_rd_req, 0x6, C2C_OUT_RD),
+	UNCORE_EVENT_ATTR_VAR(out_wr_cum_outs, 0x7, C2C_WR),
+	UNCORE_EVENT_ATTR_VAR(out_wr_req, 0x8, C2C_WR),
+	NULL
+};
+
+static const struct attribute_group c2c_pmu_events_group = {
+	.name = "events",
+	.attrs = c2c_pmu_events,
+	.is_visible = uncore_attr_visible,
+};
+
+static struct attribute *c2c_pmu_formats[] = {
+	UNCORE_FORMAT_ATTR(event, "config:0-3"),
+	UNCORE_FORMAT_ATTR_VAR(gpu_mask, "config1:0-1", C2C_PEER_GPU),
+	NULL
+};
+
+static const struct attribute_group c2c_pmu_format_group = {
+	.name = "format",
+	.attrs = c2c_pmu_formats,
+	.is_visible = uncore_attr_visible,
+};
+
+static ssize_t peer_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct c2c_pmu *c2c = to_c2c_pmu(to_uncore_pmu(dev_get_drvdata(dev)));
+	const char *kind = c2c->upmu.variant == C2C_PEER_GPU ? "gpu" :
+			   c2c->upmu.variant == C2C_PEER_CPU ? "cpu" : "cxlmem";
+
+	return sysfs_emit(buf, "nr_%s=%u\n", kind, c2c->nr_peer);
+}
+static DEVICE_ATTR_RO(peer);
+
+static struct attribute *c2c_pmu_peer_attrs[] = {
+	&dev_attr_peer.attr,
+	NULL
+};
+
+static const struct attribute_group c2c_pmu_peer_group = {
+	.attrs = c2c_pmu_peer_attrs,
+};
+
+static const struct attribute_group *const c2c_pmu_extra_groups[] = {
+	&c2c_pmu_peer_group,
+	NULL
+};
+
+static const struct uncore_pmu_ops c2c_pmu_ops = {
+	.event_init	= c2c_pmu_event_init,
+	.read		= c2c_pmu_read,
+	.enable		= c2c_pmu_enable,
+	.disable	= c2c_pmu_disable,
+};
+
+static const struct uncore_pmu_desc c2c_pmu_desc = {
+	.ops		= &c2c_pmu_ops,
+	.format_group	= &c2c_pmu_format_group,
+	.events_group	= &c2c_pmu_events_group,
+	.extra_groups	= c2c_pmu_extra_groups,
+	.flags		= UNCORE_PMU_FIXED_EVENTS | UNCORE_PMU_SHOW_ASSOC,
+	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
+	.num_counters	= C2C_MAX_EVENTS,
+	.counter_width	= 64,
+	.event_digits	= 1,
+};
+
+static u32 c2c_prop(struct device *dev, const char *name, unsigned int nr_inst)
+{
+	u32 v = 0;
+
+	device_property_read_u32(dev, name, &v);
+	return v & GENMASK(nr_inst - 1, 0);
+}
+
+/* Learn the peer from firmware: a SoC, GPUs, or (NV-DLink) CXL memory. */
+static int c2c_pmu_peers(struct c2c_pmu *c2c, const struct c2c_type *type)
+{
+	struct device *dev = c2c->upmu.dev;
+	u32 mask;
+	int g;
+
+	if (type->cxl_peer) {
+		c2c->upmu.variant = C2C_PEER_CXL;
+		c2c->peer_insts[0] = GENMASK(type->nr_inst - 1, 0);
+		c2c->nr_peer = 1;
+		return 0;
+	}
+
+	mask = c2c_prop(dev, "cpu_en_mask", type->nr_inst);
+	if (mask) {
+		c2c->upmu.variant = C2C_PEER_CPU;
+		c2c->peer_insts[0] = mask;
+		c2c->nr_peer = 1;
+		return 0;
+	}
+
+	c2c->upmu.variant = C2C_PEER_GPU;
+	c2c->peer_insts[0] = c2c_prop(dev, "gpu0_en_mask", type->nr_inst);
+	c2c->peer_insts[1] = c2c_prop(dev, "gpu1_en_mask", type->nr_inst);
+	for (g = 0; g < C2C_MAX_GPU; g++)
+		if (c2c->peer_insts[g])
+			c2c->nr_peer++;
+	if (!c2c->nr_peer)
+		return dev_err_probe(dev, -EINVAL,
+				     "firmware enables no instance (cpu_en_mask, gpu0_en_mask, gpu1_en_mask)\n");
+	return 0;
+}
+
+static int c2c_pmu_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	const struct c2c_type *type;
+	struct c2c_pmu *c2c;
+	const char *name;
+	u32 socket;
+	int ret;
+
+	type = device_get_match_data(dev);
+	if (!type)
+		return dev_err_probe(dev, -EINVAL, "no link type for this device\n");
+
+	c2c = devm_kzalloc(dev, sizeof(*c2c), GFP_KERNEL);
+	if (!c2c)
+		return -ENOMEM;
+
+	ret = uncore_pmu_init(&c2c->upmu, dev, &c2c_pmu_desc);
+	if (ret)
+		return ret;
+	ret = uncore_acpi_socket(dev, &socket);
+	if (ret)
+		return ret;
+	ret = uncore_pmu_socket_cpus(&c2c->upmu, socket);
+	if (ret)
+		return ret;
+	c2c->nr_inst = type->nr_inst;
+	ret = c2c_pmu_peers(c2c, type);
+	if (ret)
+		return ret;
+	ret = uncore_map_windows(pdev, c2c->inst, type->nr_inst);
+	if (ret)
+		return ret;
+	ret = uncore_map_window(pdev, type->nr_inst, &c2c->bcast);
+	if (ret)
+		return ret;
+
+	c2c->upmu.identifier = acpi_device_hid(ACPI_COMPANION(dev));
+	name = devm_kasprintf(dev, GFP_KERNEL, type->name, socket);
+	if (!name)
+		return -ENOMEM;
+
+	ret = devm_uncore_pmu_register(&c2c->upmu, name);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot register PMU %s\n", name);
+	return 0;
+}
+
+static const struct c2c_type c2c_nvlink = {
+	.name = "nvidia_nvlink_c2c_pmu_%u",
+	.nr_inst = 14,
+};
+
+static const struct c2c_type c2c_nvclink = {
+	.name = "nvidia_nvclink_pmu_%u",
+	.nr_inst = 12,
+};
+
+static const struct c2c_type c2c_nvdlink = {
+	.name = "nvidia_nvdlink_pmu_%u",
+	.nr_inst = 16,
+	.cxl_peer = true,
+};
+
+static const struct acpi_device_id c2c_pmu_acpi_match[] = {
+	{ "NVDA2020", (kernel_ulong_t)&c2c_nvdlink },
+	{ "NVDA2022", (kernel_ulong_t)&c2c_nvclink },
+	{ "NVDA2023", (kernel_ulong_t)&c2c_nvlink },
+	{ }
+};
+MODULE_DEVICE_TABLE(acpi, c2c_pmu_acpi_match);
+
+static struct platform_driver c2c_pmu_driver = {
+	.driver = {
+		.name = "nvidia-t410-c2c-pmu",
+		.acpi_match_table = c2c_pmu_acpi_match,
+		.suppress_bind_attrs = true,
+	},
+	.probe = c2c_pmu_probe,
+};
+module_platform_driver(c2c_pmu_driver);
+
+UNCORE_IMPORT_NS();
+MODULE_DESCRIPTION("NVIDIA Tegra410 C2C PMU driver");
+MODULE_LICENSE("GPL");

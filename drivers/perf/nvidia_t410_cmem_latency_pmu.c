@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NVIDIA Tegra410 CPU memory (CMEM) latency PMU.
+ *
+ * Fourteen instances, each with a cycle counter and, per memory controller,
+ * a read-request counter and an outstanding-reads accumulator. The counters
+ * are fixed function and shared by every event; they are started, stopped
+ * and cleared together through a broadcast window. Clearing happens at each
+ * pmu_disable, after the counts have been folded into the events.
+ */
+
+#include <linux/acpi.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+#include "uncore_pmu.h"
+
+#define CMEM_NUM_INST		14
+#define CMEM_NUM_MC		3
+#define CMEM_MAX_EVENTS		32
+
+#define CMEM_CG_CTRL		0x800
+#define CMEM_CTRL		0x808
+#define CMEM_CYCLE_CNTR		0x818
+
+#define CMEM_CG_ON		0x1
+#define CMEM_CG_OFF		0x0
+#define CMEM_CTRL_STOP		0x0
+#define CMEM_CTRL_COUNT		0x1
+#define CMEM_CTRL_CLEAR		0x2
+
+#define CMEM_EV_CYCLES		0x0
+#define CMEM_EV_RD_REQ		0x1
+#define CMEM_EV_RD_CUM_OUTS	0x2
+
+/* Per memory controller: read requests and accumulated outstanding reads. */
+static const u16 cmem_req_cntr[CMEM_NUM_MC] = { 0x820, 0x838, 0x850 };
+static const u16 cmem_aor_cntr[CMEM_NUM_MC] = { 0x830, 0x848, 0x860 };
+
+struct cmem_pmu {
+	struct uncore_pmu upmu;
+	struct uncore_win inst[CMEM_NUM_INST];
+	struct uncore_win bcast;
+};
+
+static struct cmem_pmu *to_cmem_pmu(struct uncore_pmu *upmu)
+{
+	return container_of(upmu, struct cmem_pmu, upmu);
+}
+
+static void cmem_pmu_bcast(struct cmem_pmu *cmem, u32 reg, u64 val)
+{
+	uncore_write64(&cmem->bcast, reg, val);
+}
+
+static int cmem_pmu_read(struct perf_event *event, u64 *val)
+{
+	struct cmem_pmu *cmem = to_cmem_pmu(to_uncore_pmu(event->pmu));
+	const u16 *cntr;
+	u64 sum = 0;
+	int i, mc;
+
+	/* The instances run in lock-step: one cycle counter tells the time. */
+	if (event->attr.config == CMEM_EV_CYCLES) {
+		*val = uncore_read64(&cmem->inst[0], CMEM_CYCLE_CNTR);
+		return 0;
+	}
+
+	cntr = event->attr.config == CMEM_EV_RD_REQ ? cmem_req_cntr : cmem_aor_cntr;
+	for (i = 0; i < CMEM_NUM_INST; i++)
+		for (mc = 0; mc < CMEM_NUM_MC; mc++)
+			sum += uncore_read64(&cmem->inst[i], cntr[mc]);
+	*val = sum;
+	return 0;
+}
+
+static void cmem_pmu_enable(struct uncore_pmu *upmu)
+{
+	struct cmem_pmu *cmem = to_cmem_pmu(upmu);
+
+	if (bitmap_empty(upmu->used, upmu->num_counters))
+		return;
+	cmem_pmu_bcast(cmem, CMEM_CG_CTRL, CMEM_CG_ON);
+	cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_COUNT);
+}
+
+/* Stop, fold what was counted, then clear: the next enable starts at 0. */
+static void cmem_pmu_disable(struct uncore_pmu *upmu)
+{
+	struct cmem_pmu *cmem = to_cmem_pmu(upmu);
+
+	cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_STOP);
+	uncore_pmu_fold_restart(upmu);
+	cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_CLEAR);
+	cmem_pmu_bcast(cmem, CMEM_CG_CTRL, CMEM_CG_OFF);
+}
+
+static struct attribute *cmem_pmu_events[] = {
+	UNCORE_EVENT_ATTR(cycles, CMEM_EV_CYCLES),
+	UNCORE_EVENT_ATTR(rd_req, CMEM_EV_RD_REQ),
+	UNCORE_EVENT_ATTR(rd_cum_outs, CMEM_EV_RD_CUM_OUTS),
+	NULL
+};
+
+static const struct attribute_group cmem_pmu_events_group = {
+	.name = "events",
+	.attrs = cmem_pmu_events,
+	.is_visible = uncore_attr_visible,
+};
+
+static struct attribute *cmem_pmu_formats[] = {
+	UNCORE_FORMAT_ATTR(event, "config:0-1"),
+	NULL
+};
+
+static const struct attribute_group cmem_pmu_format_group = {
+	.name = "format",
+	.attrs = cmem_pmu_formats,
+	.is_visible = uncore_attr_visible,
+};
+
+static const struct uncore_pmu_ops cmem_pmu_ops = {
+	.read		= cmem_pmu_read,
+	.enable		= cmem_pmu_enable,
+	.disable	= cmem_pmu_disable,
+};
+
+static const struct uncore_pmu_desc cmem_pmu_desc = {
+	.ops		= &cmem_pmu_ops,
+	.format_group	= &cmem_pmu_format_group,
+	.events_group	= &cmem_pmu_events_group,
+	.flags		= UNCORE_PMU_FIXED_EVENTS | UNCORE_PMU_SHOW_ASSOC,
+	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
+	.num_counters	= CMEM_MAX_EVENTS,
+	.counter_width	= 64,
+	.event_digits	= 1,
+};
+
+static int cmem_pmu_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct cmem_pmu *cmem;
+	const char *name;
+	u32 socket;
+	int ret;
+
+	cmem = devm_kzalloc(dev, sizeof(*cmem), GFP_KERNEL);
+	if (!cmem)
+		return -ENOMEM;
+
+	ret = uncore_pmu_init(&cmem->upmu, dev, &cmem_pmu_desc);
+	if (ret)
+		return ret;
+	ret = uncore_acpi_socket(dev, &socket);
+	if (ret)
+		return ret;
+	ret = uncore_pmu_socket_cpus(&cmem->upmu, socket);
+	if (ret)
+		return ret;
+	ret = uncore_map_windows(pdev, cmem->inst, CMEM_NUM_INST);
+	if (ret)
+		return ret;
+	ret = uncore_map_window(pdev, CMEM_NUM_INST, &cmem->bcast);
+	if (ret)
+		return ret;
+
+	cmem->upmu.identifier = acpi_device_hid(ACPI_COMPANION(dev));
+	name = devm_kasprintf(dev, GFP_KERNEL, "nvidia_cmem_latency_pmu_%u", socket);
+	if (!name)
+		return -ENOMEM;
+
+	/* Start from cleared counters with the clocks gated. */
+	cmem_pmu_bcast(cmem, CMEM_CG_CTRL, CMEM_CG_ON);
+	cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_CLEAR);
+	cmem_pmu_bcast(cmem, CMEM_CG_CTRL, CMEM_CG_OFF);
+
+	ret = devm_uncore_pmu_register(&cmem->upmu, name);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot register PMU %s\n", name);
+	return 0;
+}
+
+static const struct acpi_device_id cmem_pmu_acpi_match[] = {
+	{ "NVDA2021" },
+	{ }
+};
+MODULE_DEVICE_TABLE(acpi, cmem_pmu_acpi_match);
+
+static struct platform_driver cmem_pmu_driver = {
+	.driver = {
+		.name = "nvidia-t410-cmem-latency-pmu",
+		.acpi_match_table = cmem_pmu_acpi_match,
+		.suppress_bind_attrs = true,
+	},
+	.probe = cmem_pmu_probe,
+};
+module_platform_driver(cmem_pmu_driver);
+
+UNCORE_IMPORT_NS();
+MODULE_DESCRIPTION("NVIDIA Tegra410 CPU Memory Latency PMU driver");
+MODULE_LICENSE("GPL");
