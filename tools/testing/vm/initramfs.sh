@@ -1,0 +1,173 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the test VM's initramfs (gzip'd newc cpio): static busybox, Debian's
+# perf with its libraries, the project's modules and the tests; see README.md.
+#   initramfs.sh OUT.cpio.gz [--modules DIR] [--order "mod1 mod2 ..."]
+#                [--tests DIR]... [--extra-files DIR] [--test-timeout SEC]
+set -euo pipefail
+
+die() { echo "initramfs.sh: $*" >&2; exit 1; }
+usage() { sed -n '5,6s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+
+out='' moddir='' order='' extra='' tmo=600 tests=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--modules) moddir=$2; shift 2 ;;
+	--order) order=$2; shift 2 ;;
+	--tests) tests+=("$2"); shift 2 ;;
+	--extra-files) extra=$2; shift 2 ;;
+	--test-timeout) tmo=$2; shift 2 ;;
+	-h|--help) usage ;;
+	-*) die "unknown option $1" ;;
+	*) [ -z "$out" ] || usage; out=$1; shift ;;
+	esac
+done
+[ -n "$out" ] || usage
+case $tmo in ''|*[!0-9]*) die "--test-timeout needs seconds" ;; esac
+
+# Tools the image is made of; install them if this is a fresh machine.
+need() { # command package
+	command -v "$1" >/dev/null 2>&1 && return 0
+	echo "initramfs.sh: installing $2" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$2" >&2 ||
+		die "cannot install $2"
+}
+need busybox busybox-static
+need perf linux-perf
+bb=$(command -v busybox)
+if ldd "$bb" >/dev/null 2>&1; then
+	die "$bb is not a static busybox (install busybox-static)"
+fi
+
+# /usr/bin/perf may be a wrapper script exec'ing /usr/bin/perf_<version>.
+perf=$(readlink -f "$(command -v perf)")
+if [ "$(head -c 4 "$perf")" != $'\x7fELF' ]; then
+	perf=$(printf '%s\n' /usr/bin/perf_[0-9]* | sort -V | tail -n 1)
+	[ -f "$perf" ] || die "cannot find the real perf binary"
+fi
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/uncore-initramfs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,lib/modules-test,tests}
+
+cp "$bb" "$root/bin/busybox"
+for a in $("$bb" --list-full); do
+	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
+done
+
+cp "$perf" "$root/usr/bin/perf"
+ldd "$perf" | awk '/=> \//{print $3} /^[ \t]*\//{print $1}' | sort -u | while read -r lib; do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+[ -d /usr/lib/perf-core/tests ] &&
+	mkdir -p "$root/usr/lib/perf-core" && cp -a /usr/lib/perf-core/tests "$root/usr/lib/perf-core/"
+
+# Modules: all .ko flat in /lib/modules-test, the --order ones are loaded.
+if [ -n "$moddir" ]; then
+	[ -d "$moddir" ] || die "no module directory $moddir"
+	find "$moddir" -name '*.ko' -exec cp {} "$root/lib/modules-test/" \;
+fi
+for m in $order; do
+	[ -f "$root/lib/modules-test/$m.ko" ] || die "module $m.ko not found under ${moddir:-(no --modules)}"
+done
+
+# Test directories: the first is /tests/builtin, the next /tests/extra, extra2...
+i=0
+: >"$root/tests/order"
+for d in ${tests[@]+"${tests[@]}"}; do
+	[ -d "$d" ] || die "no test directory $d"
+	case $i in 0) n=builtin ;; 1) n=extra ;; *) n=extra$i ;; esac
+	mkdir -p "$root/tests/$n"
+	cp -RL --preserve=mode "$d/." "$root/tests/$n/"
+	echo "$n" >>"$root/tests/order"
+	i=$((i + 1))
+done
+if [ -n "$extra" ]; then
+	[ -d "$extra" ] || die "no directory $extra"
+	cp -RL --preserve=mode "$extra/." "$root/"
+fi
+
+printf 'MODULES="%s"\nTEST_TIMEOUT=%s\n' "$order" "$tmo" >"$root/etc/uncore-vm.conf"
+cat >"$root/init" <<'INIT'
+#!/bin/sh
+# Guest init: mount, insmod in order, run the tests, report on ttyS1, power off.
+export PATH=/usr/bin:/bin:/usr/sbin:/sbin
+mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmpfs /tmp
+. /etc/uncore-vm.conf
+export UNCORE_SIM=/sys/kernel/debug/uncore_sim HOME=/tmp
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+exec 3>/dev/ttyS1
+say() { echo "$*" >&3; }
+echo "uncore-vm: $(uname -r), $(nproc) cpus"
+
+# insmod in order, with <module>.<param>=<value> from the kernel cmdline.
+n=0
+for m in $MODULES; do
+	n=$((n + 1))
+	args=''
+	for w in $(cat /proc/cmdline); do
+		case $w in "$m".*=*) args="$args ${w#"$m".}" ;; esac
+	done
+	say "@@ start insmod $m"
+	if msg=$(insmod /lib/modules-test/$m.ko $args 2>&1); then
+		say "ok $n - init: insmod $m$args"
+	else
+		echo "$msg"
+		say "not ok $n - init: insmod $m$args: $(echo $msg)"
+	fi
+done
+
+# Run each executable file of each test directory, in name order.
+for d in $(cat /tests/order); do
+	for t in /tests/$d/*; do
+		[ -f "$t" ] && [ -x "$t" ] || continue
+		name=${t##*/}
+		say "@@ start $name"
+		echo "uncore-vm: running $d/$name"
+		(cd /tmp && exec timeout -k 10 $TEST_TIMEOUT "$t") </dev/null >/tmp/.out 2>&1 3>&-
+		st=$?
+		kill -KILL -1 2>/dev/null # leftovers of the test (we are pid 1)
+		sed "s|^|$name: |" /tmp/.out
+		echo "uncore-vm: $d/$name exited with status $st"
+		awk -v name="$name" -v st=$st -v tmo=$TEST_TIMEOUT '
+		/^(not )?ok([ \t]|$)/ {
+			nok = /^not ok/; p = nok ? "not ok" : "ok"
+			r = substr($0, nok ? 7 : 3); num = ""
+			if (match(r, /^[ \t]+[0-9]+/)) {
+				num = substr(r, RSTART, RLENGTH); gsub(/[ \t]/, "", num)
+				r = substr(r, RLENGTH + 1)
+			}
+			sub(/^[ \t]*(-[ \t]*)?/, "", r)
+			l[++k] = p (num == "" ? "" : " " num) " - " name (r == "" ? "" : ": " r)
+			res++; bad += nok; next
+		}
+		/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; next }
+		/^#/ || /^Bail out!/ { r = $0; sub(/^#[ \t]*/, "", r); l[++k] = "# " name ": " r }
+		END {
+			for (i = 1; i <= k; i++)
+				if (l[i] !~ /^#/ || st || bad) print l[i]
+			if (plan != "" && plan != res) print "not ok - " name ": planned " plan " tests, reported " res
+			else if (st && !bad) print "not ok - " name ": exited with status " st \
+				(st == 124 || st == 137 || st == 143 ? " (timed out after " tmo " s?)" : "")
+		}' /tmp/.out >&3
+	done
+done
+
+say "@@ uncore-vm done"
+exec 3>&-
+sync
+poweroff -f
+INIT
+chmod 755 "$root/init"
+mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
+
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . | LC_ALL=C sort | "$bb" cpio -o -H newc -R 0:0 2>/dev/null) |
+	gzip -6 >"$out.tmp"
+mv "$out.tmp" "$out"
