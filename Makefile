@@ -3,7 +3,7 @@
 # Out-of-tree build of the uncore PMU helper layer and drivers.
 #
 #   make [KDIR=<kernel build tree>] [ARCH=arm64 CROSS_COMPILE=...] [COMPILE_TEST=1] [W=1] [C=2]
-#   make install | clean | check | demo | vm-test
+#   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=variant]
 
 HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/x86_64/x86/')
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -24,6 +24,11 @@ CONFIGS += CONFIG_NVIDIA_TEGRA410_CMEM_LATENCY_PMU=m
 CONFIGS += CONFIG_NVIDIA_TEGRA410_C2C_PMU=m
 endif
 
+# The register-level simulator is a test module: test builds only.
+ifneq ($(filter 1 y,$(COMPILE_TEST)),)
+CONFIGS += CONFIG_UNCORE_SIM=m
+endif
+
 GEN := $(CURDIR)/.build/$(TARGET_ARCH)$(subst /,_,$(abspath $(KDIR)))
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(CONFIGS) UNCORE_GEN=$(GEN)
 
@@ -40,18 +45,32 @@ modules: $(GEN)/uncore_conftest.h
 ifneq ($(DRIVERS),y)
 	@echo "note: drivers need ARCH=arm64 or COMPILE_TEST=1; building the helper layer only"
 endif
-	$(KBUILD) modules
+	+$(KBUILD) modules
 
 install: modules
-	$(KBUILD) INSTALL_MOD_DIR=updates modules_install
-	depmod -a $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
+	+$(KBUILD) INSTALL_MOD_DIR=updates modules_install
+	depmod -a $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+		$(KDIR)/include/generated/utsrelease.h)
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	+$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	rm -rf .build
 
+# make check: static checks, then the VM tests, one closing line for both.
+STATE := $(CURDIR)/.check-state
 check:
-	tools/testing/check/run.sh
+	@mkdir -p .build && rm -f $(STATE)
+	+@UNCORE_TAP_STATE=$(STATE) tools/testing/check/run.sh --no-summary || true
+	+@UNCORE_TAP_STATE=$(STATE) tools/testing/vm-test.sh --no-summary || true
+	@tools/testing/check/summary.sh $(STATE)
+
+# make vm-test [EXTRA_TESTS=<dir>] [FIRMWARE=<variant>]
+vm-test:
+	+tools/testing/vm-test.sh $(if $(EXTRA_TESTS),--extra $(EXTRA_TESTS)) \
+		$(if $(FIRMWARE),--firmware $(FIRMWARE))
+
+demo:
+	+tools/testing/vm-test.sh --demo
 
 help:
 	@sed -n '3,6p' $(firstword $(MAKEFILE_LIST))

@@ -9,6 +9,8 @@
 
 P0=mrvl_pcie_rc_pmu_1000000000
 P1=mrvl_pcie_rc_pmu_1000100000
+I0=$UNCORE_SIM/$P0/inject
+I1=$UNCORE_SIM/$P1/inject
 
 EVENTS="ib_tlp_npr:0x00 ib_tlp_pr:0x01 ib_tlp_cpl_partid:0x02
 ib_tlp_dwords_npr:0x03 ib_tlp_dwords_pr:0x04 ib_tlp_dwords_cpl_partid:0x05
@@ -56,9 +58,9 @@ for e in $EVENTS; do
 	name=${e%%:*}
 	id=${e#*:}
 	n=$((n + 7))
-	c=$(stat_count "$P0/$name/" "echo 'event=$name value=$n' > $UNCORE_SIM/$P0/inject")
+	c=$(stat_count "$P0/$name/" "echo 'event=$name value=$n' > $I0")
 	check_eq "count $P0/$name/" "$n" "$c"
-	c=$(stat_count "$P0/event=$id/" "echo 'event=$name value=$((n + 1))' > $UNCORE_SIM/$P0/inject")
+	c=$(stat_count "$P0/event=$id/" "echo 'event=$name value=$((n + 1))' > $I0")
 	check_eq "count $P0/event=$id/" "$((n + 1))" "$c"
 done
 check_eq "driver never wrote a PEM register" 0 "$(sim_stat $P0 mmio_writes)"
@@ -70,29 +72,30 @@ else
 fi
 
 # The second PEM counts only its own traffic.
-c=$(stat_count "$P1/ib_reads/" "echo 'event=ib_reads value=9' > $UNCORE_SIM/$P1/inject; echo 'event=ib_reads value=50' > $UNCORE_SIM/$P0/inject")
+c=$(stat_count "$P1/ib_reads/" \
+	"echo 'event=ib_reads value=9' > $I1; echo 'event=ib_reads value=50' > $I0")
 check_eq "count $P1/ib_reads/ sees only its own PEM" 9 "$c"
 
 # Several events of one PMU at once, including the same event twice.
 out=$(perf stat -a -x';' -e "$P0/ib_tlp_pr/,$P0/ib_tlp_pr/,$P0/ats_inv/" -- \
-	sh -c "printf 'event=ib_tlp_pr value=31\nevent=ats_inv value=4\n' > $UNCORE_SIM/$P0/inject" \
+	sh -c "printf 'event=ib_tlp_pr value=31\nevent=ats_inv value=4\n' > $I0" \
 	2>&1 >/dev/null | awk -F';' '{ printf "%s ", $1 }')
 check_eq "shared counter read by two events at once" "31 31 4 " "$out"
 
 # ---- two overlapping sessions keep their own deltas ----
 rm -f /tmp/pem_a_ready /tmp/pem_b_done
 perf stat -a -x';' -o /tmp/pem_a.out -e "$P0/ib_inflight/" -- sh -c "
-	echo 'event=ib_inflight value=3' > $UNCORE_SIM/$P0/inject
+	echo 'event=ib_inflight value=3' > $I0
 	touch /tmp/pem_a_ready
 	while [ ! -f /tmp/pem_b_done ]; do sleep 0.1; done
-	echo 'event=ib_inflight value=5' > $UNCORE_SIM/$P0/inject" &
+	echo 'event=ib_inflight value=5' > $I0" &
 apid=$!
 i=0
 while [ ! -f /tmp/pem_a_ready ] && [ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-b=$(stat_count "$P0/ib_inflight/" "echo 'event=ib_inflight value=7' > $UNCORE_SIM/$P0/inject")
+b=$(stat_count "$P0/ib_inflight/" "echo 'event=ib_inflight value=7' > $I0")
 touch /tmp/pem_b_done
 wait $apid
 a=$(awk -F';' -v e="$P0/ib_inflight/" '$3 == e { print $1 }' /tmp/pem_a.out)
@@ -122,20 +125,21 @@ check_eq "perf stat event=0x1b is <not supported>" "<not supported>" "$c"
 check_fail "perf record is refused" perf record -a -e "$P0/ib_tlp_npr/" -o /tmp/pem.data -- true
 c=$(perf stat -x';' -e "$P0/ib_tlp_npr/" -- true 2>&1 | awk -F';' '{ print $1 }')
 check_eq "per-task perf stat is <not supported>" "<not supported>" "$c"
-c=$(stat_count "$P0/ib_tlp_npr/" "echo 'event=ib_tlp_npr value=12' > $UNCORE_SIM/$P0/inject")
+c=$(stat_count "$P0/ib_tlp_npr/" "echo 'event=ib_tlp_npr value=12' > $I0")
 check_eq "PMU counts after refused input" 12 "$c"
 
 # ---- CPU hotplug: the active CPU goes offline during an interval run ----
 cpu=$(cat $EV/$P0/cpumask)
 perf stat -a -x';' -I 200 -o /tmp/pem_hp.out -e "$P0/ob_reads_partid/" -- sh -c "
-	echo 'event=ob_reads_partid value=11' > $UNCORE_SIM/$P0/inject
+	echo 'event=ob_reads_partid value=11' > $I0
 	sleep 0.5
 	echo 0 > /sys/devices/system/cpu/cpu$cpu/online
 	sleep 0.5
-	echo 'event=ob_reads_partid value=13' > $UNCORE_SIM/$P0/inject
+	echo 'event=ob_reads_partid value=13' > $I0
 	sleep 0.5"
 new=$(cat $EV/$P0/cpumask)
-sum=$(awk -F';' '$4 ~ /ob_reads_partid/ && $2 ~ /^[0-9]+$/ { s += $2 } END { print s + 0 }' /tmp/pem_hp.out)
+sum=$(awk -F';' '$4 ~ /ob_reads_partid/ && $2 ~ /^[0-9]+$/ { s += $2 }
+	END { print s + 0 }' /tmp/pem_hp.out)
 check_eq "hotplug: counts before and after offline all reported" 24 "$sum"
 if [ "$new" != "$cpu" ] && [ -n "$new" ]; then
 	ok "hotplug: cpumask moved from $cpu to $new"
@@ -143,7 +147,7 @@ else
 	not_ok "hotplug: cpumask moved" "before '$cpu' after '$new'"
 fi
 echo 1 > /sys/devices/system/cpu/cpu$cpu/online
-c=$(stat_count "$P0/ib_tlp_npr/" "echo 'event=ib_tlp_npr value=17' > $UNCORE_SIM/$P0/inject")
+c=$(stat_count "$P0/ib_tlp_npr/" "echo 'event=ib_tlp_npr value=17' > $I0")
 check_eq "hotplug: counts after the CPU is back" 17 "$c"
 
 # ---- module unload and reload ----
@@ -166,7 +170,7 @@ check_eq "register windows released" "$((loaded - 2))" "$(iomem_lines)"
 check_cmd "insmod again" insmod "$MODDIR/marvell_pem_pmu.ko"
 check_eq "both PMUs back" "$P0 $P1" "$(ls $EV | grep mrvl_pcie_rc_pmu | tr '\n' ' ' | sed 's/ $//')"
 check_eq "register windows requested again" "$loaded" "$(iomem_lines)"
-c=$(stat_count "$P0/ats_pri/" "echo 'event=ats_pri value=21' > $UNCORE_SIM/$P0/inject")
+c=$(stat_count "$P0/ats_pri/" "echo 'event=ats_pri value=21' > $I0")
 check_eq "counts after reload" 21 "$c"
 
 done_testing

@@ -61,7 +61,8 @@ ldd "$perf" | awk '/=> \//{print $3} /^[ \t]*\//{print $1}' | sort -u | while re
 	cp -L "$lib" "$root$lib"
 done
 [ -d /usr/lib/perf-core/tests ] &&
-	mkdir -p "$root/usr/lib/perf-core" && cp -a /usr/lib/perf-core/tests "$root/usr/lib/perf-core/"
+	mkdir -p "$root/usr/lib/perf-core" &&
+		cp -a /usr/lib/perf-core/tests "$root/usr/lib/perf-core/"
 
 # Modules: all .ko flat in /lib/modules-test, the --order ones are loaded.
 if [ -n "$moddir" ]; then
@@ -69,7 +70,8 @@ if [ -n "$moddir" ]; then
 	find "$moddir" -name '*.ko' -exec cp {} "$root/lib/modules-test/" \;
 fi
 for m in $order; do
-	[ -f "$root/lib/modules-test/$m.ko" ] || die "module $m.ko not found under ${moddir:-(no --modules)}"
+	[ -f "$root/lib/modules-test/$m.ko" ] ||
+		die "module $m.ko not found under ${moddir:-(no --modules)}"
 done
 
 # Test directories: the first is /tests/builtin, the next /tests/extra, extra2...
@@ -93,12 +95,12 @@ cat >"$root/init" <<'INIT'
 #!/bin/sh
 # Guest init: mount, insmod in order, run the tests, report on ttyS1, power off.
 export PATH=/usr/bin:/bin:/usr/sbin:/sbin
-mount -t devtmpfs devtmpfs /dev
+mount -t devtmpfs none /dev
 exec </dev/console >/dev/console 2>&1
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t debugfs debugfs /sys/kernel/debug
-mount -t tmpfs tmpfs /tmp
+mount -t proc none /proc
+mount -t sysfs none /sys
+mount -t debugfs none /sys/kernel/debug
+mount -t tmpfs none /tmp
 . /etc/uncore-vm.conf
 export UNCORE_SIM=/sys/kernel/debug/uncore_sim HOME=/tmp
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
@@ -152,9 +154,13 @@ for d in $(cat /tests/order); do
 		END {
 			for (i = 1; i <= k; i++)
 				if (l[i] !~ /^#/ || st || bad) print l[i]
-			if (plan != "" && plan != res) print "not ok - " name ": planned " plan " tests, reported " res
-			else if (st && !bad) print "not ok - " name ": exited with status " st \
-				(st == 124 || st == 137 || st == 143 ? " (timed out after " tmo " s?)" : "")
+			if (plan != "" && plan != res)
+				print "not ok - " name ": planned " plan " tests, reported " res
+			else if (st && !bad) {
+				to = (st == 124 || st == 137 || st == 143)
+				print "not ok - " name ": exited with status " st \
+					(to ? " (timed out after " tmo " s?)" : "")
+			}
 		}' /tmp/.out >&3
 	done
 done

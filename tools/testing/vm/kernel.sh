@@ -10,7 +10,8 @@ die() { echo "kernel.sh: $*" >&2; exit 1; }
 
 hdr=${1:-$(printf '%s\n' /usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)}
 [ -d "$hdr" ] || die "no headers tree (install linux-headers-amd64)"
-rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$hdr/include/generated/utsrelease.h" 2>/dev/null) ||
+rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+	"$hdr/include/generated/utsrelease.h" 2>/dev/null) ||
 	true
 [ -n "$rel" ] || rel=$(basename "$hdr" | sed 's/^linux-headers-//')
 ver=$(dpkg-query -W -f='${Version}' "linux-headers-$rel" 2>/dev/null) || ver=

@@ -30,7 +30,8 @@ done
 [ -n "$kernel" ] || kernel=$("$here/kernel.sh") || die "no kernel image"
 for f in "$kernel" ${tables[@]+"${tables[@]}"}; do [ -f "$f" ] || die "no such file: $f"; done
 command -v qemu-system-x86_64 >/dev/null ||
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends qemu-system-x86 >&2 ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		qemu-system-x86 >&2 ||
 	die "cannot install qemu-system-x86"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/uncore-vm.XXXXXX")

@@ -79,8 +79,8 @@ int main(int argc, char **argv)
 			do_read = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-c cpu] [-p pid] [-s period] [-1 cfg1] [-2 cfg2] [-L type:cfg] [-r] TYPE CONFIG\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [-c cpu] [-p pid] [-s period] [-1 cfg1] %s\n",
+				argv[0], "[-2 cfg2] [-L type:cfg] [-r] TYPE CONFIG");
 			return 2;
 		}
 	}

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages the build, the static checks and the
+# test VM need.  Idempotent: apt is only touched when something is missing.
+set -eu
+
+PKGS="git perl gcc make bc flex bison libelf-dev libssl-dev kmod cpio xz-utils rsync
+	linux-headers-amd64 linux-source-6.1 linux-source-6.12
+	sparse coccinelle ocaml-nox python3
+	qemu-system-x86 busybox-static linux-perf acpica-tools"
+PKGS="$PKGS ${UNCORE_EXTRA_PKGS:-}"
+
+missing=
+for p in $PKGS; do
+	dpkg -s "$p" 2>/dev/null | grep -qx 'Status: install ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "${0##*/}: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+# shellcheck disable=SC2086 # word splitting wanted
+apt-get install -y --no-install-recommends $missing

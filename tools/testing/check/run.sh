@@ -1,0 +1,269 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Static checks of the repository, one TAP-ish line each, then the closing
+# "N passed, N failed" line (see tap.sh).
+#
+# Usage: $0 [--no-summary] [CHECK...]
+#   CHECK: build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch
+#          spdx (default: all).  --no-summary leaves the closing line to
+#          summary.sh; set UNCORE_TAP_STATE to share the counts with it.
+#   UNCORE_SKIP_DEPS=1 skips deps.sh.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
+ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx"
+JOBS=$(nproc)
+# shellcheck source=tap.sh
+. "$HERE/tap.sh"
+
+# checkpatch --ignore lists per file type (none needed so far)
+CP_IGNORE_C=
+CP_IGNORE_BUILD=
+CP_IGNORE_SCRIPT=
+CP_IGNORE_DOC=
+
+# Semantic patches that cannot run with this spatch, "name.cocci" each,
+# with the reason in a comment (none so far: the two OCaml ones need ocaml-nox).
+COCCI_EXCLUDE=
+
+summary=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--no-summary)	summary=0; shift ;;
+	-h|--help)	sed -n "4,11{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
+	*)		break ;;
+	esac
+done
+CHECKS=${*:-$ALL}
+
+# A make calling us must not leak its flags and variables into our builds.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+export LC_ALL=C
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# Repository files (tracked or untracked, not ignored) of the given kind:
+# "checkpatch" lists sources and scripts, "spdx" adds ASL, SmPL and dkms.conf.
+list_files()
+{
+	local f
+
+	git -C "$REPO" ls-files -co --exclude-standard | sort -u |
+	while read -r f; do
+		[ -f "$REPO/$f" ] || continue
+		case $f in
+		*/fixtures/*|*.json|LICENSE|*/.gitignore|.gitignore|*.mod.c)
+			continue ;;
+		*.c|*.h|*.sh|*.awk|*.py|*.rst|*.md|Kbuild|*/Kbuild|Kconfig|\
+		*/Kconfig|Makefile|*/Makefile)
+			echo "$f"; continue ;;
+		*.asl|*.cocci|dkms.conf)
+			[ "$1" = spdx ] && echo "$f"; continue ;;
+		esac
+		# any other executable script
+		[ -x "$REPO/$f" ] && [ "$(head -c2 "$REPO/$f")" = '#!' ] &&
+			echo "$f"
+	done
+}
+
+# kbuild VER LOG ARGS...: clean, then build the modules against tree VER
+kbuild()
+{
+	local ver=$1 log=$2 kdir
+	shift 2
+
+	kdir=$("$HERE/kdir.sh" "$ver" 2>>"$log") || return 1
+	{
+		make -C "$REPO" KDIR="$kdir" COMPILE_TEST=1 "$@" clean &&
+		make -C "$REPO" -j"$JOBS" KDIR="$kdir" COMPILE_TEST=1 "$@" modules
+	} >>"$log" 2>&1
+}
+
+# check_build VER: zero warnings at W=1 (compiler and modpost)
+check_build()
+{
+	local log=$TMP/build-$1.log out=$TMP/build-$1.out rc=0
+
+	kbuild "$1" "$log" W=1 || rc=1
+	grep -iE '(warning|error):' "$log" >"$out" && rc=1
+	grep -q 'CC \[M\]' "$log" || { echo "nothing was compiled" >>"$out"; rc=1; }
+	[ $rc -eq 0 ] || tail -n 40 "$log" >>"$out"
+	tap_result $rc "build $1 W=1" "$out"
+}
+
+# check_sparse VER: no sparse (C=2) warning about our files
+check_sparse()
+{
+	local log=$TMP/sparse-$1.log out=$TMP/sparse-$1.out rc=0 line f
+
+	kbuild "$1" "$log" C=2 || rc=1
+	grep -q '^ *CHECK ' "$log" ||
+		{ echo "sparse did not run (C=2 not forwarded?)" >>"$out"; rc=1; }
+	grep -E '\.(c|h):[0-9]+:[0-9]+: (warning|error)' "$log" |
+	while IFS= read -r line; do
+		f=${line%%:*}
+		case $f in
+		"$REPO"/*)	echo "$line" ;;
+		/*)		;;
+		*)		[ -e "$REPO/$f" ] && echo "$line" ;;
+		esac
+	done >>"$out"
+	grep -qE '\.(c|h):[0-9]+:[0-9]+: ' "$out" && rc=1
+	[ $rc -eq 0 ] || tail -n 20 "$log" >>"$out"
+	tap_result $rc "sparse C=2 ($1)" "$out"
+}
+
+# cocci_one FILE.cocci: run one semantic patch as scripts/coccicheck does
+# (report mode, its Options: and Requires: header lines); prints its reports,
+# and a loud line if spatch itself failed.
+cocci_one()
+{
+	local cocci=$1 name opt req files out err
+
+	name=$(basename "$cocci")
+	opt=$(grep "Options:" "$cocci" | cut -d: -f2)
+	req=$(grep "Requires:" "$cocci" | cut -d: -f2 | tr -d ' ')
+	if [ -n "$req" ] &&
+	   ! printf '%s\n%s\n' "$req" "$SPATCH_VERSION" | sort -CV; then
+		echo "$name: needs spatch $req, have $SPATCH_VERSION"
+		return
+	fi
+	files=$COCCI_C
+	case $opt in *--include-headers*) files="$files $COCCI_H" ;; esac
+	out=$TMP/cocci/$name.out
+	err=$TMP/cocci/$name.err
+	# shellcheck disable=SC2086 # word splitting wanted
+	if spatch -D report --no-show-diff --very-quiet --cocci-file "$cocci" \
+		  $opt $COCCI_INC $files >"$out" 2>"$err"; then
+		sed "s|^|$name: |" "$out"
+	else
+		echo "$name: SPATCH FAILED (exit $?):"
+		sed "s|^|$name: |" "$out" "$err" | tail -n 15
+	fi
+}
+
+# check_cocci: every semantic patch of linux-source-6.1 over our C files.
+# Include paths mirror LINUXINCLUDE of an out-of-tree build against the
+# installed 6.1 headers (srctree = the -common package, objtree = the -amd64
+# one, which holds the generated headers): those are the headers the
+# modules really build against and match the semantic patches' version.
+check_cocci()
+{
+	local out=$TMP/cocci.out rc=0 src kdir srct f c
+
+	src=$("$HERE/src61.sh" 2>"$TMP/src.err") &&
+		kdir=$("$HERE/kdir.sh" 6.1 2>>"$TMP/src.err") ||
+		{ tap_not_ok coccicheck "$TMP/src.err"; return; }
+	srct=$(sed -n 's|^include \(.*\)/Makefile$|\1|p' "$kdir/Makefile")
+	[ -n "$srct" ] || srct=$kdir
+	COCCI_INC="-I $srct/arch/x86/include -I $kdir/arch/x86/include/generated"
+	COCCI_INC="$COCCI_INC -I $srct/include -I $kdir/include"
+	COCCI_INC="$COCCI_INC -I $srct/arch/x86/include/uapi"
+	COCCI_INC="$COCCI_INC -I $kdir/arch/x86/include/generated/uapi"
+	COCCI_INC="$COCCI_INC -I $srct/include/uapi -I $kdir/include/generated/uapi"
+	COCCI_INC="$COCCI_INC -I $REPO/include"
+	COCCI_INC="$COCCI_INC --include $srct/include/linux/compiler-version.h"
+	COCCI_INC="$COCCI_INC --include $srct/include/linux/kconfig.h"
+	COCCI_C=$(list_files checkpatch | grep '\.c$' | sed "s|^|$REPO/|")
+	COCCI_H=$(list_files checkpatch | grep '\.h$' | sed "s|^|$REPO/|")
+	SPATCH_VERSION=$(spatch --version | sed -n 's/^spatch version \([^ ]*\).*/\1/p')
+	export COCCI_INC COCCI_C COCCI_H SPATCH_VERSION TMP
+	export -f cocci_one
+	if [ -z "$COCCI_C" ]; then
+		echo "no C files" >"$out"
+		tap_ok "coccicheck # no C files"
+		return
+	fi
+	mkdir -p "$TMP/cocci"
+	find "$src/scripts/coccinelle" -name '*.cocci' | sort |
+	while read -r c; do
+		for f in $COCCI_EXCLUDE; do
+			[ "$(basename "$c")" = "$f" ] && continue 2
+		done
+		echo "$c"
+	done | xargs -r -n 1 -P "$JOBS" bash -c 'cocci_one "$1"' _ >>"$out" 2>&1
+	[ -s "$out" ] && rc=1
+	tap_result $rc coccicheck "$out"
+}
+
+# checkpatch_group IGNORE FILES...: one checkpatch run, output on stdout
+checkpatch_group()
+{
+	local ign=$1
+	shift
+	[ $# -gt 0 ] || return 0
+	(cd "$REPO" && perl "$CHECKPATCH" --strict --no-tree --terse \
+		--show-types ${ign:+--ignore "$ign"} -f "$@")
+}
+
+check_checkpatch()
+{
+	local out=$TMP/checkpatch.out rc=0 src all
+
+	src=$("$HERE/src61.sh" 2>"$TMP/src.err") ||
+		{ tap_not_ok checkpatch "$TMP/src.err"; return; }
+	CHECKPATCH=$src/scripts/checkpatch.pl
+	all=$(list_files checkpatch)
+	# shellcheck disable=SC2046 # word splitting wanted (no blanks in names)
+	{
+		checkpatch_group "$CP_IGNORE_C" $(echo "$all" | grep -E '\.[ch]$')
+		checkpatch_group "$CP_IGNORE_BUILD" \
+			$(echo "$all" | grep -E '(^|/)(Kbuild|Kconfig|Makefile)$')
+		checkpatch_group "$CP_IGNORE_DOC" $(echo "$all" | grep -E '\.(md|rst)$')
+		checkpatch_group "$CP_IGNORE_SCRIPT" $(echo "$all" |
+			grep -vE '\.([ch]|md|rst)$|(^|/)(Kbuild|Kconfig|Makefile)$')
+	} >"$out" 2>&1 || rc=1
+	grep -qE '(ERROR|WARNING|CHECK):' "$out" && rc=1
+	[ $rc -eq 0 ] || [ -s "$out" ] || echo "checkpatch failed" >"$out"
+	tap_result $rc checkpatch "$out"
+}
+
+check_spdx()
+{
+	local out=$TMP/spdx.out rc=0 f
+
+	list_files spdx | while read -r f; do
+		head -n 3 "$REPO/$f" |
+			grep -qE 'SPDX-License-Identifier[:] GPL-2\.0(-only)?( |$)' ||
+			echo "$f: no GPL-2.0 SPDX tag in the first 3 lines"
+	done >"$out"
+	[ -s "$out" ] && rc=1
+	tap_result $rc spdx "$out"
+}
+
+if [ -z "${UNCORE_SKIP_DEPS:-}" ]; then
+	"$HERE/deps.sh" 2>&1 | tee "$TMP/deps.out" >&2
+	[ "${PIPESTATUS[0]}" -eq 0 ] || : >"$TMP/deps.failed"
+fi
+if [ -e "$TMP/deps.failed" ]; then
+	tap_not_ok "install dependencies" "$TMP/deps.out"
+	[ $summary -eq 0 ] || tap_summary
+	exit 1
+fi
+
+if ! git -C "$REPO" ls-files >/dev/null 2>"$TMP/git.out"; then
+	tap_not_ok "list repository files (git)" "$TMP/git.out"
+	[ $summary -eq 0 ] || tap_summary
+	exit 1
+fi
+
+for c in $CHECKS; do
+	case $c in
+	build-6.1|build-6.12)	check_build "${c#build-}" ;;
+	sparse-6.1|sparse-6.12)	check_sparse "${c#sparse-}" ;;
+	coccicheck)		check_cocci ;;
+	checkpatch)		check_checkpatch ;;
+	spdx)			check_spdx ;;
+	*)			echo "unknown check $c (have: $ALL)" >"$TMP/unknown"
+				tap_not_ok "$c" "$TMP/unknown" ;;
+	esac
+done
+
+if [ $summary -eq 1 ]; then
+	tap_summary
+else
+	[ "$TAP_FAIL" -eq 0 ]
+fi

@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build everything the test VM needs and run the guest tests in it.
+#
+# Usage: vm-test.sh [--firmware VARIANT] [--extra DIR] [--no-summary]
+#                   [--only GLOB] [--demo]
+#   --firmware  topology/firmware variant (tools/testing/sim/topology/)
+#   --extra     a directory of further guest tests, run after the built-in
+#   --only      run only built-in tests whose file name matches GLOB
+#   --demo      run tools/testing/demo/ instead of the tests
+# UNCORE_TAP_STATE and --no-summary are handed to the VM runner, so make
+# check can add these results to the static checks' totals.
+
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+BUILD=${UNCORE_VM_BUILD:-$REPO/.vm-build}
+variant=default
+extra=
+only='*'
+demo=0
+runargs=()
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--firmware)	variant=$2; shift 2 ;;
+	--extra)	extra=$2; shift 2 ;;
+	--only)		only=$2; shift 2 ;;
+	--demo)		demo=1; shift ;;
+	--no-summary)	runargs+=(--no-summary); shift ;;
+	*)		echo "vm-test.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+
+# A make calling us must not leak its variables into the module build.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+
+# Until the VM runs, a failure here is one failed test in the shared state.
+setup_failed() {
+	st=$?
+	[ $st -ne 0 ] || return 0
+	echo "not ok - vm: setup failed with status $st (see above)"
+	if [ -n "${UNCORE_TAP_STATE:-}" ]; then
+		p=$(awk '$1 == "passed" { print $2 }' "$UNCORE_TAP_STATE" 2>/dev/null)
+		f=$(awk '$1 == "failed" { print $2 }' "$UNCORE_TAP_STATE" 2>/dev/null)
+		printf 'passed %d\nfailed %d\n' "${p:-0}" $((${f:-0} + 1)) > "$UNCORE_TAP_STATE"
+	fi
+}
+trap setup_failed EXIT
+
+"$HERE/check/deps.sh" >&2
+kdir=$("$HERE/check/kdir.sh" 6.1)
+
+rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw"
+mkdir -p "$BUILD/modules" "$BUILD/tests/lib" "$BUILD/fw"
+
+echo "vm-test: building modules against $kdir" >&2
+make -C "$REPO" KDIR="$kdir" COMPILE_TEST=1 modules > "$BUILD/modules.log" 2>&1 || {
+	cat "$BUILD/modules.log" >&2
+	exit 1
+}
+find "$REPO/drivers" "$REPO/tools/testing/sim" -name '*.ko' -exec cp {} "$BUILD/modules/" \;
+
+"$HERE/sim/gen.sh" "$variant" "$BUILD/fw" >&2
+tables=()
+for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
+	[ -f "$t" ] && tables+=(--acpitable "$t")
+done
+
+# Guest tests: the scripts, their library and the static errno helper.
+if [ $demo = 1 ]; then
+	cp "$HERE/demo/"* "$BUILD/tests/"
+else
+	for t in "$HERE/tests/"$only; do
+		[ -f "$t" ] && cp "$t" "$BUILD/tests/"
+	done
+fi
+cp "$HERE/tests/lib/lib.sh" "$BUILD/tests/lib/"
+gcc -static -O2 -Wall -o "$BUILD/tests/lib/perf_open" "$HERE/tests/lib/perf_open.c"
+
+tests=(--tests "$BUILD/tests")
+if [ -n "$extra" ]; then
+	case $extra in
+	/*)	;;
+	*)	extra=$REPO/$extra ;;
+	esac
+	[ -d "$extra" ] || { echo "vm-test.sh: no directory $extra" >&2; exit 2; }
+	tests+=(--tests "$extra")
+fi
+
+order="uncore_pmu uncore_sim marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu"
+"$HERE/vm/initramfs.sh" "$BUILD/initrd.gz" --modules "$BUILD/modules" \
+	--order "$order" "${tests[@]}" >&2
+
+append="uncore_sim.topology=$variant"
+trap - EXIT
+exec "$HERE/vm/run.sh" --kernel "$("$HERE/vm/kernel.sh" "$kdir")" \
+	--initrd "$BUILD/initrd.gz" "${tables[@]}" --append "$append" \
+	--log "$BUILD/console.log" "${runargs[@]}"
