@@ -56,14 +56,20 @@ kdir=$("$HERE/check/kdir.sh" 6.1)
 rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw"
 mkdir -p "$BUILD/modules" "$BUILD/tests/lib" "$BUILD/fw"
 
+# Build in a private copy of the sources, so a build in the work tree (or
+# for another kernel) at the same time cannot mix into the guest's modules.
 echo "vm-test: building modules against $kdir" >&2
-make -C "$REPO" KDIR="$kdir" COMPILE_TEST=1 modules > "$BUILD/modules.log" 2>&1 || {
+mkdir -p "$BUILD/src"
+git -C "$REPO" ls-files -co --exclude-standard -z |
+	rsync -a --delete --from0 --files-from=- "$REPO/" "$BUILD/src/"
+make -C "$BUILD/src" KDIR="$kdir" COMPILE_TEST=1 modules > "$BUILD/modules.log" 2>&1 || {
 	cat "$BUILD/modules.log" >&2
 	exit 1
 }
-find "$REPO/drivers" "$REPO/tools/testing/sim" -name '*.ko' -exec cp {} "$BUILD/modules/" \;
+find "$BUILD/src/drivers" "$BUILD/src/tools/testing/sim" -name '*.ko' \
+	-exec cp {} "$BUILD/modules/" \;
 
-"$HERE/sim/gen.sh" "$variant" "$BUILD/fw" >&2
+"$BUILD/src/tools/testing/sim/gen.sh" "$variant" "$BUILD/fw" >&2
 tables=()
 for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
 	[ -f "$t" ] && tables+=(--acpitable "$t")
@@ -96,6 +102,16 @@ order="uncore_pmu uncore_sim marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia
 
 append="uncore_sim.topology=$variant"
 trap - EXIT
-exec "$HERE/vm/run.sh" --kernel "$("$HERE/vm/kernel.sh" "$kdir")" \
-	--initrd "$BUILD/initrd.gz" "${tables[@]}" --append "$append" \
-	--log "$BUILD/console.log" "${runargs[@]}"
+kernel=$("$HERE/vm/kernel.sh" "$kdir")
+if [ $demo = 0 ]; then
+	exec "$HERE/vm/run.sh" --kernel "$kernel" --initrd "$BUILD/initrd.gz" \
+		"${tables[@]}" --append "$append" --log "$BUILD/console.log" "${runargs[@]}"
+fi
+
+# The demo's own output is on the guest console: show it after the run.
+st=0
+"$HERE/vm/run.sh" --kernel "$kernel" --initrd "$BUILD/initrd.gz" "${tables[@]}" \
+	--append "$append" --log "$BUILD/console.log" > "$BUILD/demo.tap" || st=$?
+tr -d '\r' < "$BUILD/console.log" | sed -n 's/^[0-9]*-demo\.sh: //p'
+[ $st = 0 ] || cat "$BUILD/demo.tap"
+exit $st

@@ -123,8 +123,14 @@ check_eq "open id 0x1a (last event)" "ok" "$($PERF_OPEN "$T" 0x1a)"
 c=$(stat_count "$P0/event=0x1b/" "true")
 check_eq "perf stat event=0x1b is <not supported>" "<not supported>" "$c"
 check_fail "perf record is refused" perf record -a -e "$P0/ib_tlp_npr/" -o /tmp/pem.data -- true
-c=$(perf stat -x';' -e "$P0/ib_tlp_npr/" -- true 2>&1 | awk -F';' '{ print $1 }')
-check_eq "per-task perf stat is <not supported>" "<not supported>" "$c"
+c=$(perf stat -x';' -e "$P0/ib_tlp_npr/" -p 1 -- sleep 0.1 2>&1 | awk -F';' '{ print $1 }')
+check_eq "per-task perf stat -p 1 is <not supported>" "<not supported>" "$c"
+c=$(perf stat -vv -x';' -e "$P0/ib_tlp_npr/" -p 1 -- sleep 0.1 2>&1 | grep -c 'error -95')
+check_eq "per-task perf stat -p 1 fails with EOPNOTSUPP" 1 "$c"
+# Without -a perf still counts system-wide on the CPU in cpumask.
+c=$(perf stat -x';' -e "$P0/ib_tlp_npr/" -- sh -c "echo 'event=ib_tlp_npr value=6' > $I0" \
+	2>&1 >/dev/null | awk -F';' '{ print $1 }')
+check_eq "perf stat without -a uses cpumask" 6 "$c"
 c=$(stat_count "$P0/ib_tlp_npr/" "echo 'event=ib_tlp_npr value=12' > $I0")
 check_eq "PMU counts after refused input" 12 "$c"
 

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Register-level simulator of the uncore PMUs (test only, never shipped):
+ * the topology tables that tools/testing/sim/gen.sh generates and the
+ * framework a device model plugs into.
+ */
+#ifndef __UNCORE_SIM_H
+#define __UNCORE_SIM_H
+
+#include <linux/dcache.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+/* Kinds of simulated device; the names are those of the devices file. */
+enum sim_kind {
+	SIM_KIND_UCF,
+	SIM_KIND_PCIE,
+	SIM_KIND_PCIE_TGT,
+	SIM_KIND_CMEM,
+	SIM_KIND_NVLINK_C2C,
+	SIM_KIND_NVCLINK,
+	SIM_KIND_NVDLINK,
+	SIM_KIND_PEM,
+	SIM_NR_KINDS
+};
+
+/**
+ * struct sim_win_desc - one register window of a device (generated)
+ * @name: window name in the regs file: page0, page1, filter, inst<n>,
+ *        bcast or regs
+ * @base: physical base address
+ * @size: size in bytes
+ */
+struct sim_win_desc {
+	const char *name;
+	u64 base;
+	u64 size;
+};
+
+/**
+ * struct sim_prop - a numeric property of a device (generated)
+ * @key: property name; _DSD properties appear without their "dsd." prefix
+ * @val: its value
+ */
+struct sim_prop {
+	const char *key;
+	u64 val;
+};
+
+/**
+ * struct sim_dev_desc - one device of a topology (generated)
+ * @kind:     what it is
+ * @name:     PMU name the driver is expected to register
+ * @hid:      ACPI _HID of its firmware node, or NULL if it has none
+ * @uid:      ACPI _UID, or NULL if it has no firmware node
+ * @socket:   socket (NUMA node) it belongs to
+ * @wins:     register windows, in firmware resource order
+ * @nr_wins:  number of @wins
+ * @props:    further properties (_DSD masks, rc, ...)
+ * @nr_props: number of @props
+ */
+struct sim_dev_desc {
+	enum sim_kind kind;
+	const char *name;
+	const char *hid;
+	const char *uid;
+	unsigned int socket;
+	const struct sim_win_desc *wins;
+	unsigned int nr_wins;
+	const struct sim_prop *props;
+	unsigned int nr_props;
+};
+
+/**
+ * struct sim_topology - a named set of devices (generated)
+ * @name:    the name the topology= parameter selects
+ * @devs:    the devices
+ * @nr_devs: number of @devs
+ */
+struct sim_topology {
+	const char *name;
+	const struct sim_dev_desc *devs;
+	unsigned int nr_devs;
+};
+
+/* Most attributes one inject line can carry (see struct sim_attr_desc). */
+#define SIM_MAX_ATTRS	8
+
+/**
+ * struct sim_attr_desc - a traffic attribute of the inject grammar
+ * @key:    the name before '=' (src, dst, rp, bdf, addr, target, instance, mc)
+ * @values: NULL-terminated value names, parsed to their index; NULL for a
+ *          number
+ * @max:    largest accepted number when @values is NULL
+ *
+ * An omitted attribute has value 0: the first name, or the number 0.
+ */
+struct sim_attr_desc {
+	const char *key;
+	const char *const *values;
+	u64 max;
+};
+
+/**
+ * struct sim_signal - an event name the inject grammar accepts
+ * @name: as in the PMU's sysfs events/ directory
+ * @id:   the event id (signal number) it stands for
+ */
+struct sim_signal {
+	const char *name;
+	u32 id;
+};
+
+/**
+ * struct sim_inject - one parsed line of the inject grammar
+ * @event: event id (signal)
+ * @value: how much the signal adds
+ * @attr:  attribute values, indexed like the kind's sim_kind_ops.attrs
+ */
+struct sim_inject {
+	u64 event;
+	u64 value;
+	u64 attr[SIM_MAX_ATTRS];
+};
+
+/**
+ * struct sim_stats - access statistics of a device (the stats file)
+ * @mmio_reads:          register reads by drivers
+ * @mmio_writes:         register writes by drivers
+ * @reads_while_running: reads of a counter while it was counting
+ */
+struct sim_stats {
+	u64 mmio_reads;
+	u64 mmio_writes;
+	u64 reads_while_running;
+};
+
+struct sim_rate;
+
+/**
+ * struct sim_dev - one simulated device
+ * @desc:      its topology entry
+ * @ops:       its kind's model
+ * @lock:      serialises register access, injection and the model state;
+ *             taken with interrupts off, so the model never sleeps under it
+ * @stats:     access statistics, under @lock
+ * @model:     the kind's state, set by sim_kind_ops.init
+ * @dir:       its debugfs directory
+ * @rate_lock: serialises writers of the rate file
+ * @rate:      background traffic, or NULL; changed only with @rate_work
+ *             cancelled
+ * @rate_work: applies @rate periodically
+ */
+struct sim_dev {
+	const struct sim_dev_desc *desc;
+	const struct sim_kind_ops *ops;
+	raw_spinlock_t lock;
+	struct sim_stats stats;
+	void *model;
+	struct dentry *dir;
+	struct mutex rate_lock;		/* see above */
+	struct sim_rate *rate;
+	struct delayed_work rate_work;
+};
+
+/**
+ * struct sim_kind_ops - the model of one kind of device
+ * @signals:    event names accepted by inject
+ * @nr_signals: number of @signals
+ * @event_max:  largest numeric event id inject accepts (the PMU's event
+ *              format field); ids without a signal of their own are
+ *              delivered too and may count nothing
+ * @attrs:      traffic attributes accepted by inject (at most
+ *              SIM_MAX_ATTRS)
+ * @nr_attrs:   number of @attrs
+ * @init:       create the model state in sdev->model (optional); may sleep
+ * @exit:       free what @init allocated (optional)
+ * @read:       read @bytes (4 or 8, naturally aligned) at offset @off of
+ *              window @win (index into desc->wins); set *@counting if a
+ *              counter that was counting was read. Called under sdev->lock
+ * @write:      write @bytes of @val at @off of window @win; under sdev->lock
+ * @inject:     deliver one parsed inject line; under sdev->lock. NULL if the
+ *              kind has no model yet (inject and rate fail with
+ *              -EOPNOTSUPP)
+ * @regs_show:  print every implemented register with sim_regs_print();
+ *              under sdev->lock (optional)
+ *
+ * Registers are modelled as the hardware documents of the project say (the
+ * "Simulator obligations" sections); a model never absorbs a driver error.
+ */
+struct sim_kind_ops {
+	const struct sim_signal *signals;
+	unsigned int nr_signals;
+	u64 event_max;
+	const struct sim_attr_desc *attrs;
+	unsigned int nr_attrs;
+	int (*init)(struct sim_dev *sdev);
+	void (*exit)(struct sim_dev *sdev);
+	u64 (*read)(struct sim_dev *sdev, unsigned int win, u32 off,
+		    unsigned int bytes, bool *counting);
+	void (*write)(struct sim_dev *sdev, unsigned int win, u32 off, u64 val,
+		      unsigned int bytes);
+	int (*inject)(struct sim_dev *sdev, const struct sim_inject *inj);
+	void (*regs_show)(struct sim_dev *sdev, struct seq_file *m);
+};
+
+void sim_regs_print(struct seq_file *m, struct sim_dev *sdev,
+		    unsigned int win, u32 off, u64 val);
+void sim_bad_access(struct sim_dev *sdev, unsigned int win, u32 off,
+		    unsigned int bytes, bool write);
+
+extern const struct sim_kind_ops sim_cmem_ops;
+extern const struct sim_kind_ops sim_nvlink_c2c_ops;
+extern const struct sim_kind_ops sim_nvclink_ops;
+extern const struct sim_kind_ops sim_nvdlink_ops;
+extern const struct sim_kind_ops sim_pem_ops;
+
+#endif /* __UNCORE_SIM_H */
