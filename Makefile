@@ -62,6 +62,10 @@ check:
 	@mkdir -p .build && rm -f $(STATE)
 	+@UNCORE_TAP_STATE=$(STATE) tools/testing/check/run.sh --no-summary || true
 	+@UNCORE_TAP_STATE=$(STATE) tools/testing/vm-test.sh --no-summary || true
+	+@for v in $(notdir $(wildcard tools/testing/tests/variants/*)); do \
+		UNCORE_TAP_STATE=$(STATE) tools/testing/vm-test.sh --no-summary \
+			--firmware $$v || true; \
+	done
 	@tools/testing/check/summary.sh $(STATE)
 
 # make vm-test [EXTRA_TESTS=<dir>] [FIRMWARE=<variant>]

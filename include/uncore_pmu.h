@@ -28,7 +28,10 @@
 #define UNCORE_HILOHI_TRIES		8
 
 /* uncore_pmu_desc.flags */
-/* Counters run all the time and are never written: no allocation. */
+/*
+ * Counters are shared by all events and run on their own: an event starts
+ * from a snapshot of the counter instead of programming one.
+ */
 #define UNCORE_PMU_FREE_RUNNING		BIT(0)
 /* The event id must be one of the (visible) entries in events/. */
 #define UNCORE_PMU_FIXED_EVENTS		BIT(1)
@@ -103,19 +106,19 @@ struct uncore_pmu_ops {
 /**
  * struct uncore_pmu_desc - constant description of one PMU type
  * @ops:           driver callbacks
- * @format_group:  format/ attributes made with UNCORE_FORMAT_ATTR()
- * @events_group:  events/ attributes made with UNCORE_EVENT_ATTR()
+ * @formats:       NULL-terminated format/ entries, UNCORE_FORMAT_ATTR()
+ * @events:        NULL-terminated events/ entries, UNCORE_EVENT_ATTR()
  * @extra_groups:  NULL-terminated further groups (optional)
  * @flags:         UNCORE_PMU_* flags
  * @capabilities:  PERF_PMU_CAP_* flags
- * @num_counters:  counters or event slots; 0 with UNCORE_PMU_FREE_RUNNING
+ * @num_counters:  counters or event slots; 0 for no limit and no allocation
  * @counter_width: implemented counter width in bits (1-64)
  * @event_digits:  minimum hex digits of the id in events/ files
  */
 struct uncore_pmu_desc {
 	const struct uncore_pmu_ops *ops;
-	const struct attribute_group *format_group;
-	const struct attribute_group *events_group;
+	struct attribute **formats;
+	struct attribute **events;
 	const struct attribute_group *const *extra_groups;
 	u32 flags;
 	u32 capabilities;
@@ -143,6 +146,8 @@ struct uncore_pmu_desc {
  * @hp_node:         CPU hotplug instance
  * @used:            allocated counters
  * @events:          event on each allocated counter
+ * @format_group:    format/, from @desc
+ * @events_group:    events/, from @desc
  * @groups:          attribute groups handed to perf
  */
 struct uncore_pmu {
@@ -163,6 +168,8 @@ struct uncore_pmu {
 	struct hlist_node hp_node;
 	DECLARE_BITMAP(used, UNCORE_PMU_MAX_COUNTERS);
 	struct perf_event *events[UNCORE_PMU_MAX_COUNTERS];
+	struct attribute_group format_group;
+	struct attribute_group events_group;
 	const struct attribute_group *groups[UNCORE_PMU_MAX_GROUPS];
 };
 
@@ -197,7 +204,6 @@ struct uncore_event_attr {
 
 ssize_t uncore_format_show(struct device *dev, struct device_attribute *attr, char *buf);
 ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, char *buf);
-umode_t uncore_attr_visible(struct kobject *kobj, struct attribute *attr, int n);
 
 #define UNCORE_FORMAT_ATTR_VAR(_name, _spec, _var)				\
 	(&((struct uncore_format_attr[]) {					\
@@ -279,8 +285,9 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 	__devm_uncore_pmu_register(upmu, name, THIS_MODULE)
 
 int uncore_pmu_socket_cpus(struct uncore_pmu *upmu, u32 socket);
+bool uncore_pmu_busy(struct uncore_pmu *upmu);
 void uncore_pmu_event_update(struct perf_event *event);
-void uncore_pmu_fold_restart(struct uncore_pmu *upmu);
+void uncore_pmu_restart(struct uncore_pmu *upmu);
 
 __printf(3, 4)
 void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,

@@ -97,21 +97,9 @@ static struct attribute *pem_pmu_events[] = {
 	NULL
 };
 
-static const struct attribute_group pem_pmu_events_group = {
-	.name = "events",
-	.attrs = pem_pmu_events,
-	.is_visible = uncore_attr_visible,
-};
-
 static struct attribute *pem_pmu_formats[] = {
 	UNCORE_FORMAT_ATTR(event, "config:0-5"),
 	NULL
-};
-
-static const struct attribute_group pem_pmu_format_group = {
-	.name = "format",
-	.attrs = pem_pmu_formats,
-	.is_visible = uncore_attr_visible,
 };
 
 static const struct uncore_pmu_ops pem_pmu_ops = {
@@ -120,8 +108,8 @@ static const struct uncore_pmu_ops pem_pmu_ops = {
 
 static const struct uncore_pmu_desc pem_pmu_desc = {
 	.ops		= &pem_pmu_ops,
-	.format_group	= &pem_pmu_format_group,
-	.events_group	= &pem_pmu_events_group,
+	.formats	= pem_pmu_formats,
+	.events		= pem_pmu_events,
 	.flags		= UNCORE_PMU_FREE_RUNNING | UNCORE_PMU_FIXED_EVENTS,
 	.counter_width	= 64,
 	.event_digits	= 2,

@@ -5,8 +5,10 @@
  * Each link has a set of instances with fixed-function latency counters
  * (request counts and outstanding-request accumulators, incoming and
  * outgoing) and a cycle counter, started and stopped together through a
- * broadcast window. The hardware restarts the counters from zero whenever
- * counting is enabled, so every pmu_disable folds the counts first.
+ * broadcast window. As for the CMEM PMU, the counters run for as long as
+ * any event is scheduled and events count from a snapshot, so rescheduling
+ * loses nothing. The hardware restarts them from zero when counting is
+ * enabled; the events scheduled at that moment restart from zero with it.
  *
  * Firmware says what is on the other side: GPUs (with a mask of instances
  * per GPU), another SoC, or CXL memory. That decides which events exist and
@@ -66,6 +68,7 @@ struct c2c_type {
 
 struct c2c_pmu {
 	struct uncore_pmu upmu;
+	bool running;
 	unsigned int nr_inst;
 	/* Instances per peer; for a GPU link, index n is GPU n. */
 	unsigned long peer_insts[C2C_MAX_GPU];
@@ -137,17 +140,19 @@ static int c2c_pmu_read(struct perf_event *event, u64 *val)
 	return 0;
 }
 
+/* Run while any event is scheduled, stop when none is. */
 static void c2c_pmu_enable(struct uncore_pmu *upmu)
 {
-	if (!bitmap_empty(upmu->used, upmu->num_counters))
-		uncore_write32(&to_c2c_pmu(upmu)->bcast, C2C_CTRL, C2C_CTRL_ON);
-}
+	struct c2c_pmu *c2c = to_c2c_pmu(upmu);
+	bool busy = uncore_pmu_busy(upmu);
 
-/* The counters hold their values when stopped and restart at 0 on enable. */
-static void c2c_pmu_disable(struct uncore_pmu *upmu)
-{
-	uncore_write32(&to_c2c_pmu(upmu)->bcast, C2C_CTRL, C2C_CTRL_OFF);
-	uncore_pmu_fold_restart(upmu);
+	if (busy == c2c->running)
+		return;
+	/* Enabling zeroes the counters: the new events start from there. */
+	if (busy)
+		uncore_pmu_restart(upmu);
+	uncore_write32(&c2c->bcast, C2C_CTRL, busy ? C2C_CTRL_ON : C2C_CTRL_OFF);
+	c2c->running = busy;
 }
 
 #define C2C_RD		C2C_PEER_ANY
@@ -167,22 +172,10 @@ static struct attribute *c2c_pmu_events[] = {
 	NULL
 };
 
-static const struct attribute_group c2c_pmu_events_group = {
-	.name = "events",
-	.attrs = c2c_pmu_events,
-	.is_visible = uncore_attr_visible,
-};
-
 static struct attribute *c2c_pmu_formats[] = {
 	UNCORE_FORMAT_ATTR(event, "config:0-3"),
 	UNCORE_FORMAT_ATTR_VAR(gpu_mask, "config1:0-1", C2C_PEER_GPU),
 	NULL
-};
-
-static const struct attribute_group c2c_pmu_format_group = {
-	.name = "format",
-	.attrs = c2c_pmu_formats,
-	.is_visible = uncore_attr_visible,
 };
 
 static ssize_t peer_show(struct device *dev, struct device_attribute *attr, char *buf)
@@ -213,15 +206,15 @@ static const struct uncore_pmu_ops c2c_pmu_ops = {
 	.event_init	= c2c_pmu_event_init,
 	.read		= c2c_pmu_read,
 	.enable		= c2c_pmu_enable,
-	.disable	= c2c_pmu_disable,
 };
 
 static const struct uncore_pmu_desc c2c_pmu_desc = {
 	.ops		= &c2c_pmu_ops,
-	.format_group	= &c2c_pmu_format_group,
-	.events_group	= &c2c_pmu_events_group,
+	.formats	= c2c_pmu_formats,
+	.events		= c2c_pmu_events,
 	.extra_groups	= c2c_pmu_extra_groups,
-	.flags		= UNCORE_PMU_FIXED_EVENTS | UNCORE_PMU_SHOW_ASSOC,
+	.flags		= UNCORE_PMU_FREE_RUNNING | UNCORE_PMU_FIXED_EVENTS |
+			  UNCORE_PMU_SHOW_ASSOC,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
 	.num_counters	= C2C_MAX_EVENTS,
 	.counter_width	= 64,

@@ -5,8 +5,14 @@
  * Fourteen instances, each with a cycle counter and, per memory controller,
  * a read-request counter and an outstanding-reads accumulator. The counters
  * are fixed function and shared by every event; they are started, stopped
- * and cleared together through a broadcast window. Clearing happens at each
- * pmu_disable, after the counts have been folded into the events.
+ * and cleared together through a broadcast window.
+ *
+ * The counters run, uncleared, for as long as any event is scheduled, and
+ * every event counts from a snapshot taken when it starts. Stopping them at
+ * each pmu_disable, as a per-event counter PMU would, loses whatever traffic
+ * arrives while perf reschedules (multiplexing does that every few ms);
+ * this way nothing is lost. They are stopped, cleared and clock-gated once
+ * the last event goes.
  */
 
 #include <linux/acpi.h>
@@ -40,6 +46,7 @@ static const u16 cmem_aor_cntr[CMEM_NUM_MC] = { 0x830, 0x848, 0x860 };
 
 struct cmem_pmu {
 	struct uncore_pmu upmu;
+	bool running;
 	struct uncore_win inst[CMEM_NUM_INST];
 	struct uncore_win bcast;
 };
@@ -75,25 +82,23 @@ static int cmem_pmu_read(struct perf_event *event, u64 *val)
 	return 0;
 }
 
+/* Run while any event is scheduled; stop, clear and gate when none is. */
 static void cmem_pmu_enable(struct uncore_pmu *upmu)
 {
 	struct cmem_pmu *cmem = to_cmem_pmu(upmu);
+	bool busy = uncore_pmu_busy(upmu);
 
-	if (bitmap_empty(upmu->used, upmu->num_counters))
+	if (busy == cmem->running)
 		return;
-	cmem_pmu_bcast(cmem, CMEM_CG_CTRL, CMEM_CG_ON);
-	cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_COUNT);
-}
-
-/* Stop, fold what was counted, then clear: the next enable starts at 0. */
-static void cmem_pmu_disable(struct uncore_pmu *upmu)
-{
-	struct cmem_pmu *cmem = to_cmem_pmu(upmu);
-
-	cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_STOP);
-	uncore_pmu_fold_restart(upmu);
-	cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_CLEAR);
-	cmem_pmu_bcast(cmem, CMEM_CG_CTRL, CMEM_CG_OFF);
+	if (busy) {
+		cmem_pmu_bcast(cmem, CMEM_CG_CTRL, CMEM_CG_ON);
+		cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_COUNT);
+	} else {
+		/* No event is left to fold into: clearing loses nothing. */
+		cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_CLEAR);
+		cmem_pmu_bcast(cmem, CMEM_CG_CTRL, CMEM_CG_OFF);
+	}
+	cmem->running = busy;
 }
 
 static struct attribute *cmem_pmu_events[] = {
@@ -103,34 +108,22 @@ static struct attribute *cmem_pmu_events[] = {
 	NULL
 };
 
-static const struct attribute_group cmem_pmu_events_group = {
-	.name = "events",
-	.attrs = cmem_pmu_events,
-	.is_visible = uncore_attr_visible,
-};
-
 static struct attribute *cmem_pmu_formats[] = {
 	UNCORE_FORMAT_ATTR(event, "config:0-1"),
 	NULL
 };
 
-static const struct attribute_group cmem_pmu_format_group = {
-	.name = "format",
-	.attrs = cmem_pmu_formats,
-	.is_visible = uncore_attr_visible,
-};
-
 static const struct uncore_pmu_ops cmem_pmu_ops = {
 	.read		= cmem_pmu_read,
 	.enable		= cmem_pmu_enable,
-	.disable	= cmem_pmu_disable,
 };
 
 static const struct uncore_pmu_desc cmem_pmu_desc = {
 	.ops		= &cmem_pmu_ops,
-	.format_group	= &cmem_pmu_format_group,
-	.events_group	= &cmem_pmu_events_group,
-	.flags		= UNCORE_PMU_FIXED_EVENTS | UNCORE_PMU_SHOW_ASSOC,
+	.formats	= cmem_pmu_formats,
+	.events		= cmem_pmu_events,
+	.flags		= UNCORE_PMU_FREE_RUNNING | UNCORE_PMU_FIXED_EVENTS |
+			  UNCORE_PMU_SHOW_ASSOC,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
 	.num_counters	= CMEM_MAX_EVENTS,
 	.counter_width	= 64,

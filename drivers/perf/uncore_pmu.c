@@ -300,15 +300,8 @@ ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, cha
 }
 EXPORT_SYMBOL_NS_GPL(uncore_event_show, UNCORE_NS);
 
-/**
- * uncore_attr_visible - is_visible of format and events groups
- * @kobj: PMU device kobject
- * @attr: the attribute
- * @n:    its index
- *
- * Return: 0444 if the attribute applies to this PMU's variant, else 0.
- */
-umode_t uncore_attr_visible(struct kobject *kobj, struct attribute *attr, int n)
+/* Show format and events entries only for the variants they apply to. */
+static umode_t uncore_attr_visible(struct kobject *kobj, struct attribute *attr, int n)
 {
 	struct uncore_pmu *upmu = dev_to_uncore_pmu(kobj_to_dev(kobj));
 	struct device_attribute *da = container_of(attr, struct device_attribute, attr);
@@ -321,7 +314,6 @@ umode_t uncore_attr_visible(struct kobject *kobj, struct attribute *attr, int n)
 
 	return uncore_variant_shown(upmu, variants) ? attr->mode : 0;
 }
-EXPORT_SYMBOL_NS_GPL(uncore_attr_visible, UNCORE_NS);
 
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
@@ -405,7 +397,7 @@ static int uncore_pmu_parse_formats(struct uncore_pmu *upmu)
 
 	memset(upmu->cfg_mask, 0, sizeof(upmu->cfg_mask));
 	upmu->event_mask = 0;
-	for (a = upmu->desc->format_group->attrs; *a; a++) {
+	for (a = upmu->desc->formats; *a; a++) {
 		struct uncore_format_attr *fa;
 		unsigned int word;
 		u64 mask;
@@ -430,7 +422,7 @@ static bool uncore_pmu_event_listed(struct uncore_pmu *upmu, u64 id)
 {
 	struct attribute **a;
 
-	for (a = upmu->desc->events_group->attrs; *a; a++) {
+	for (a = upmu->desc->events; *a; a++) {
 		struct uncore_event_attr *ea;
 
 		ea = container_of(*a, struct uncore_event_attr, attr.attr);
@@ -543,25 +535,32 @@ void uncore_pmu_event_update(struct perf_event *event)
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_event_update, UNCORE_NS);
 
 /**
- * uncore_pmu_fold_restart - fold all counts before the counters restart at 0
- * @upmu: a PMU whose counters the hardware zeroes (or will zero on enable)
+ * uncore_pmu_busy - does any event hold a counter of @upmu
+ * @upmu: the PMU
  *
- * Called with the counters stopped and holding their values: each running
- * event takes its delta, then every allocated event starts again from 0.
+ * Return: true if at least one counter or slot is allocated.
  */
-void uncore_pmu_fold_restart(struct uncore_pmu *upmu)
+bool uncore_pmu_busy(struct uncore_pmu *upmu)
+{
+	return !bitmap_empty(upmu->used, upmu->num_counters);
+}
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_busy, UNCORE_NS);
+
+/**
+ * uncore_pmu_restart - every allocated event counts on from a zeroed counter
+ * @upmu: the PMU, right before its hardware zeroes the counters
+ *
+ * For shared counters that the hardware zeroes (on a clear command, or
+ * when counting is enabled) while the allocated events are up to date.
+ */
+void uncore_pmu_restart(struct uncore_pmu *upmu)
 {
 	unsigned int idx;
 
-	for_each_set_bit(idx, upmu->used, upmu->num_counters) {
-		struct perf_event *event = upmu->events[idx];
-
-		if (!(event->hw.state & PERF_HES_STOPPED))
-			uncore_pmu_event_update(event);
-		local64_set(&event->hw.prev_count, 0);
-	}
+	for_each_set_bit(idx, upmu->used, upmu->num_counters)
+		local64_set(&upmu->events[idx]->hw.prev_count, 0);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_fold_restart, UNCORE_NS);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_restart, UNCORE_NS);
 
 static void uncore_pmu_start(struct perf_event *event, int flags)
 {
@@ -650,18 +649,21 @@ static void uncore_pmu_read(struct perf_event *event)
 	uncore_pmu_event_update(event);
 }
 
+/* perf needs both callbacks or neither; a driver may give just one. */
 static void uncore_pmu_enable(struct pmu *pmu)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
 
-	upmu->desc->ops->enable(upmu);
+	if (upmu->desc->ops->enable)
+		upmu->desc->ops->enable(upmu);
 }
 
 static void uncore_pmu_disable(struct pmu *pmu)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
 
-	upmu->desc->ops->disable(upmu);
+	if (upmu->desc->ops->disable)
+		upmu->desc->ops->disable(upmu);
 }
 
 /* ---- CPU hotplug ---- */
@@ -745,10 +747,9 @@ static int uncore_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
 		    const struct uncore_pmu_desc *desc)
 {
-	if (!desc->ops || !desc->ops->read || !desc->format_group ||
-	    !desc->events_group || desc->counter_width < 1 || desc->counter_width > 64 ||
-	    desc->num_counters > UNCORE_PMU_MAX_COUNTERS ||
-	    (!desc->num_counters != !!(desc->flags & UNCORE_PMU_FREE_RUNNING)))
+	if (!desc->ops || !desc->ops->read || !desc->formats || !desc->events ||
+	    desc->counter_width < 1 || desc->counter_width > 64 ||
+	    desc->num_counters > UNCORE_PMU_MAX_COUNTERS)
 		return -EINVAL;
 
 	upmu->dev = dev;
@@ -803,8 +804,18 @@ static void uncore_pmu_fill(struct uncore_pmu *upmu, struct module *owner)
 	const struct attribute_group *const *g;
 	unsigned int n = 0;
 
-	upmu->groups[n++] = desc->format_group;
-	upmu->groups[n++] = desc->events_group;
+	upmu->format_group = (struct attribute_group) {
+		.name = "format",
+		.attrs = desc->formats,
+		.is_visible = uncore_attr_visible,
+	};
+	upmu->events_group = (struct attribute_group) {
+		.name = "events",
+		.attrs = desc->events,
+		.is_visible = uncore_attr_visible,
+	};
+	upmu->groups[n++] = &upmu->format_group;
+	upmu->groups[n++] = &upmu->events_group;
 	upmu->groups[n++] = &uncore_common_group;
 	for (g = desc->extra_groups; g && *g && n < UNCORE_PMU_MAX_GROUPS - 1; g++)
 		upmu->groups[n++] = *g;
@@ -821,9 +832,11 @@ static void uncore_pmu_fill(struct uncore_pmu *upmu, struct module *owner)
 		.start		= uncore_pmu_start,
 		.stop		= uncore_pmu_stop,
 		.read		= uncore_pmu_read,
-		.pmu_enable	= desc->ops->enable ? uncore_pmu_enable : NULL,
-		.pmu_disable	= desc->ops->disable ? uncore_pmu_disable : NULL,
 	};
+	if (desc->ops->enable || desc->ops->disable) {
+		upmu->pmu.pmu_enable = uncore_pmu_enable;
+		upmu->pmu.pmu_disable = uncore_pmu_disable;
+	}
 	uncore_compat_set_parent(&upmu->pmu, upmu->dev);
 }
 

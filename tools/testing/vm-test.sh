@@ -5,7 +5,8 @@
 #
 # Usage: vm-test.sh [--firmware VARIANT] [--extra DIR] [--no-summary]
 #                   [--only GLOB] [--demo]
-#   --firmware  topology/firmware variant (tools/testing/sim/topology/)
+#   --firmware  topology/firmware variant (tools/testing/sim/topology/); its
+#               tests are tools/testing/tests/variants/<variant>/
 #   --extra     a directory of further guest tests, run after the built-in
 #   --only      run only built-in tests whose file name matches GLOB
 #   --demo      run tools/testing/demo/ instead of the tests
@@ -76,10 +77,13 @@ for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
 done
 
 # Guest tests: the scripts, their library and the static errno helper.
+# The default firmware runs tests/*; a variant runs tests/variants/<variant>/*.
+tdir=$HERE/tests
+[ "$variant" = default ] || tdir=$HERE/tests/variants/$variant
 if [ $demo = 1 ]; then
 	cp "$HERE/demo/"* "$BUILD/tests/"
 else
-	for t in "$HERE/tests/"$only; do
+	for t in "$tdir/"$only; do
 		[ -f "$t" ] && cp "$t" "$BUILD/tests/"
 	done
 fi
