@@ -153,12 +153,20 @@ check_eq "socket offline: cpumask empty" "" "$(cat $EV/$C1/cpumask)"
 T1=$(pmu_type $C1)
 check_eq "socket offline: open refused with EINVAL" "errno 22 EINVAL" \
 	"$($PERF_OPEN -c $cpu "$T1" 1)"
+for p in nvidia_nvlink_c2c_pmu_1 nvidia_nvclink_pmu_1 nvidia_nvdlink_pmu_1; do
+	check_eq "socket offline: $p cpumask empty" "" "$(cat $EV/$p/cpumask)"
+	check_eq "socket offline: $p refuses events with EINVAL" "errno 22 EINVAL" \
+		"$($PERF_OPEN -c $cpu "$(pmu_type $p)" 2)"
+done
 check_eq "socket offline: socket 0 PMU still counts" 4 \
 	"$(stat_count "$C0/rd_req/" "echo 'event=rd_req value=4' > $I0")"
 echo 1 > /sys/devices/system/cpu/cpu$other/online
 check_eq "socket back: cpumask is the CPU that came back" "$other" "$(cat $EV/$C1/cpumask)"
 c=$(stat_count "$C1/rd_req/" "echo 'event=rd_req value=31 instance=13' > $I1")
 check_eq "socket back: counts again" 31 "$c"
+c=$(stat_count "nvidia_nvdlink_pmu_1/in_rd_req/" \
+	"echo 'event=in_rd_req value=19 instance=3' > $UNCORE_SIM/nvidia_nvdlink_pmu_1/inject")
+check_eq "socket back: nvdlink_1 counts again" 19 "$c"
 echo 1 > /sys/devices/system/cpu/cpu$cpu/online
 
 # ---- refused input ----
