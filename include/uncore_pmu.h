@@ -65,6 +65,8 @@ struct uncore_win {
  * @claims: return true if the backend models [@phys, @phys + @size)
  * @read:   read @bytes (4 or 8) at physical address @addr
  * @write:  write @bytes (4 or 8) of @val at physical address @addr
+ * @irq:    optional: a Linux IRQ for the device whose first window starts
+ *          at @base, for devices whose firmware gives none; 0 for none
  *
  * With no backend registered the accessors below are plain relaxed MMIO
  * behind a disabled static branch.
@@ -74,6 +76,7 @@ struct uncore_backend {
 	bool (*claims)(phys_addr_t phys, resource_size_t size);
 	u64 (*read)(phys_addr_t addr, unsigned int bytes);
 	void (*write)(phys_addr_t addr, u64 val, unsigned int bytes);
+	int (*irq)(phys_addr_t base);
 };
 
 struct uncore_pmu;
@@ -261,6 +264,7 @@ static __always_inline void uncore_write64(const struct uncore_win *win, u32 off
 
 int uncore_read_hilohi(const struct uncore_win *win, u32 lo, u32 hi, u64 *val);
 
+int uncore_backend_irq(const struct uncore_win *win);
 int uncore_backend_register(const struct uncore_backend *be);
 void uncore_backend_unregister(const struct uncore_backend *be);
 

@@ -22,6 +22,7 @@
 #include <linux/string.h>
 
 #include "uncore_pmu.h"
+#include "uncore_internal.h"
 
 static enum cpuhp_state uncore_hp_state;
 
@@ -102,6 +103,23 @@ void uncore_backend_write(const struct uncore_win *win, u32 off, u64 val, unsign
 	READ_ONCE(uncore_backend)->write(win->phys + off, val, bytes);
 }
 EXPORT_SYMBOL_NS_GPL(uncore_backend_write, UNCORE_NS);
+
+/**
+ * uncore_backend_irq - an interrupt the backend provides for a device
+ * @win: the device's first window
+ *
+ * Return: a Linux IRQ number, or 0 if @win is not redirected or the
+ * backend has no interrupt for it.
+ */
+int uncore_backend_irq(const struct uncore_win *win)
+{
+	const struct uncore_backend *be = READ_ONCE(uncore_backend);
+
+	if (!uncore_win_redirected(win) || !be->irq)
+		return 0;
+	return be->irq(win->phys);
+}
+EXPORT_SYMBOL_NS_GPL(uncore_backend_irq, UNCORE_NS);
 
 static void uncore_backend_put(void *owner)
 {
@@ -885,11 +903,15 @@ static int __init uncore_pmu_module_init(void)
 	if (ret < 0)
 		return ret;
 	uncore_hp_state = ret;
+
+	/* Devices from the APMT, where the kernel does not make them itself. */
+	uncore_apmt_init();
 	return 0;
 }
 
 static void __exit uncore_pmu_module_exit(void)
 {
+	uncore_apmt_exit();
 	cpuhp_remove_multi_state(uncore_hp_state);
 }
 

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces between the files of the uncore_pmu helper module.
+ */
+#ifndef __UNCORE_INTERNAL_H
+#define __UNCORE_INTERNAL_H
+
+/*
+ * Create the arm-cs-arch-pmu platform devices from the firmware's APMT on
+ * kernels that have no APMT parser of their own; remove them again. Errors
+ * are reported per node and never fail the module load.
+ */
+void uncore_apmt_init(void);
+void uncore_apmt_exit(void);
+
+#endif /* __UNCORE_INTERNAL_H */
