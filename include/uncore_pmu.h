@@ -268,6 +268,8 @@ int uncore_backend_irq(const struct uncore_win *win);
 int uncore_backend_register(const struct uncore_backend *be);
 void uncore_backend_unregister(const struct uncore_backend *be);
 
+int uncore_map_resource(struct device *dev, struct resource *res,
+			struct uncore_win *win);
 int uncore_map_window(struct platform_device *pdev, unsigned int index,
 		      struct uncore_win *win);
 int uncore_map_windows(struct platform_device *pdev, struct uncore_win *wins,

@@ -127,25 +127,24 @@ static void uncore_backend_put(void *owner)
 }
 
 /**
- * uncore_map_window - request and map MEM resource @index of @pdev
- * @pdev:  the platform device
- * @index: index of the MEM resource
- * @win:   filled in with the mapping
+ * uncore_map_resource - request and map a MEM resource for @dev
+ * @dev: the device the mapping belongs to (device managed)
+ * @res: the resource
+ * @win: filled in with the mapping
  *
- * The mapping is device managed. If a register backend claims the physical
- * range, accesses through @win go to the backend.
+ * If a register backend claims the physical range, accesses through @win
+ * go to the backend.
  *
  * Return: 0 or a negative errno (the resource code prints the reason).
  */
-int uncore_map_window(struct platform_device *pdev, unsigned int index,
-		      struct uncore_win *win)
+int uncore_map_resource(struct device *dev, struct resource *res,
+			struct uncore_win *win)
 {
 	const struct uncore_backend *be;
-	struct resource *res;
 	void __iomem *base;
 	int ret = 0;
 
-	base = devm_platform_get_and_ioremap_resource(pdev, index, &res);
+	base = devm_ioremap_resource(dev, res);
 	if (IS_ERR(base))
 		return PTR_ERR(base);
 
@@ -158,11 +157,29 @@ int uncore_map_window(struct platform_device *pdev, unsigned int index,
 	be = uncore_backend;
 	if (be && be->claims(win->phys, win->size) && try_module_get(be->owner)) {
 		win->backend = true;
-		ret = devm_add_action_or_reset(&pdev->dev, uncore_backend_put,
-					       be->owner);
+		ret = devm_add_action_or_reset(dev, uncore_backend_put, be->owner);
 	}
 	mutex_unlock(&uncore_backend_lock);
 	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_map_resource, UNCORE_NS);
+
+/**
+ * uncore_map_window - request and map MEM resource @index of @pdev
+ * @pdev:  the platform device
+ * @index: index of the MEM resource
+ * @win:   filled in with the mapping
+ *
+ * Return: 0 or a negative errno, as uncore_map_resource().
+ */
+int uncore_map_window(struct platform_device *pdev, unsigned int index,
+		      struct uncore_win *win)
+{
+	struct resource *res = platform_get_resource(pdev, IORESOURCE_MEM, index);
+
+	if (!res)
+		return dev_err_probe(&pdev->dev, -ENXIO, "no MEM resource %u\n", index);
+	return uncore_map_resource(&pdev->dev, res, win);
 }
 EXPORT_SYMBOL_NS_GPL(uncore_map_window, UNCORE_NS);
 

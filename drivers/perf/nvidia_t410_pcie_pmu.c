@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NVIDIA Tegra410 PCIE PMU: traffic from the devices below one PCIe root
+ * complex to memory, filtered by root port or by one requester BDF, and by
+ * destination class. A CoreSight PMU enumerated from the APMT.
+ *
+ * The RC has one BDF filter for all counters, so at any time every event
+ * of the PMU filters on the same BDF or none does.
+ */
+
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+#include "uncore_cspmu.h"
+
+#define PCIE_PRODID		0x10301000
+
+#define PCIE_FILTER_MASK	GENMASK(24, 0)
+#define PCIE_RP			GENMASK(7, 0)
+#define PCIE_BDF		GENMASK(23, 8)
+#define PCIE_BDF_EN		BIT(24)
+#define PCIE_DST_MASK		GENMASK(4, 0)
+
+/*
+ * Source filter of @event: its own, else a BDF its group leader filters on
+ * (siblings inherit it), else every root port.
+ */
+static u32 pcie_src_filter(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+	u32 f = event->attr.config1 & PCIE_FILTER_MASK;
+
+	if (!f && leader != event && leader->pmu == event->pmu &&
+	    (leader->attr.config1 & PCIE_BDF_EN))
+		return leader->attr.config1 & PCIE_FILTER_MASK;
+	return f ?: PCIE_RP;
+}
+
+/* The BDF @event filters on with the enable bit, or 0 for none. */
+static u32 pcie_bdf(struct perf_event *event)
+{
+	u32 f = pcie_src_filter(event);
+
+	return (f & PCIE_BDF_EN) ? f & (PCIE_BDF_EN | PCIE_BDF) : 0;
+}
+
+static int pcie_validate_event(struct uncore_cspmu *c, struct perf_event *event,
+			       bool scheduling)
+{
+	struct perf_event *leader = event->group_leader, *other;
+	unsigned int idx;
+	u32 bdf = pcie_bdf(event);
+
+	if (bdf && (pcie_src_filter(event) & PCIE_RP))
+		return -EINVAL;
+	if (leader->pmu == event->pmu && bdf != pcie_bdf(leader))
+		return -EINVAL;
+	if (!scheduling)
+		return 0;
+
+	/* The single BDF filter: every scheduled event must agree on it. */
+	for_each_set_bit(idx, c->upmu.used, c->upmu.num_counters) {
+		other = c->upmu.events[idx];
+		if (idx != c->cycle_idx && other && pcie_bdf(other) != bdf)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static void pcie_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
+			       unsigned int phys)
+{
+	uncore_write32(&c->page0, CSPMU_PMEVFILTR(phys), pcie_src_filter(event));
+	uncore_write32(&c->page0, CSPMU_PMEVFILT2R(phys),
+		       uncore_cspmu_filter(event->attr.config2, PCIE_DST_MASK,
+					   PCIE_DST_MASK));
+}
+
+static void pcie_reset_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
+				 unsigned int phys)
+{
+	uncore_write32(&c->page0, CSPMU_PMEVFILTR(phys), 0);
+	uncore_write32(&c->page0, CSPMU_PMEVFILT2R(phys), 0);
+}
+
+static void pcie_set_cc_filter(struct uncore_cspmu *c, struct perf_event *event)
+{
+	uncore_write32(&c->page0, CSPMU_PMCCFILTR,
+		       uncore_cspmu_filter(event->attr.config1, PCIE_FILTER_MASK, PCIE_RP));
+}
+
+static struct attribute *pcie_pmu_formats[] = {
+	UNCORE_FORMAT_ATTR(event, "config:0-32"),
+	UNCORE_FORMAT_ATTR(src_rp_mask, "config1:0-7"),
+	UNCORE_FORMAT_ATTR(src_bdf, "config1:8-23"),
+	UNCORE_FORMAT_ATTR(src_bdf_en, "config1:24"),
+	UNCORE_FORMAT_ATTR(dst_loc_cmem, "config2:0"),
+	UNCORE_FORMAT_ATTR(dst_loc_gmem, "config2:1"),
+	UNCORE_FORMAT_ATTR(dst_loc_pcie_p2p, "config2:2"),
+	UNCORE_FORMAT_ATTR(dst_loc_pcie_cxl, "config2:3"),
+	UNCORE_FORMAT_ATTR(dst_rem, "config2:4"),
+	NULL
+};
+
+static struct attribute *pcie_pmu_events[] = {
+	UNCORE_EVENT_ATTR(rd_bytes, 0x0),
+	UNCORE_EVENT_ATTR(wr_bytes, 0x1),
+	UNCORE_EVENT_ATTR(rd_req, 0x2),
+	UNCORE_EVENT_ATTR(wr_req, 0x3),
+	UNCORE_EVENT_ATTR(rd_cum_outs, 0x4),
+	UNCORE_EVENT_ATTR_VAR(cycles, CSPMU_EV_CYCLES, UNCORE_CSPMU_VAR_CC),
+	NULL
+};
+
+static const struct uncore_cspmu_impl pcie_pmu_impl = {
+	.prodid		= PCIE_PRODID,
+	.name		= "nvidia_pcie_pmu_%u_rc_%u",
+	.rc_name	= true,
+	.desc = {
+		.ops		= &uncore_cspmu_ops,
+		.formats	= pcie_pmu_formats,
+		.events		= pcie_pmu_events,
+		.flags		= UNCORE_PMU_SHOW_ASSOC,
+		.counter_width	= 64,
+	},
+	.set_ev_filter	= pcie_set_ev_filter,
+	.set_cc_filter	= pcie_set_cc_filter,
+	.reset_ev_filter = pcie_reset_ev_filter,
+	.validate_event	= pcie_validate_event,
+};
+
+static int pcie_pmu_probe(struct platform_device *pdev)
+{
+	return uncore_cspmu_probe(pdev, &pcie_pmu_impl);
+}
+
+static const struct platform_device_id pcie_pmu_id[] = {
+	{ UNCORE_APMT_DEV_NAME },
+	{ }
+};
+MODULE_DEVICE_TABLE(platform, pcie_pmu_id);
+
+static struct platform_driver pcie_pmu_driver = {
+	.driver = {
+		.name = "nvidia-t410-pcie-pmu",
+		.suppress_bind_attrs = true,
+	},
+	.probe = pcie_pmu_probe,
+	.id_table = pcie_pmu_id,
+};
+module_platform_driver(pcie_pmu_driver);
+
+UNCORE_IMPORT_NS();
+MODULE_DESCRIPTION("NVIDIA Tegra410 PCIE PMU driver");
+MODULE_LICENSE("GPL");

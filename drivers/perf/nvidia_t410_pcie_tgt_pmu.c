@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NVIDIA Tegra410 PCIE-TGT PMU: traffic to the PCIe BARs and CXL memory
+ * ranges behind one root complex, from any source, filtered by root port
+ * (BAR traffic) and by address range. A CoreSight PMU enumerated from the
+ * APMT.
+ *
+ * Address ranges live in eight filter slots outside the PMU pages, in the
+ * first memory resource of the ACPI device the APMT node names. Events
+ * with the same range share a slot; a slot is programmed by its first user
+ * and released by its last.
+ */
+
+#include <linux/acpi.h>
+#include <linux/bitfield.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+#include "uncore_cspmu.h"
+
+#define TGT_PRODID		0x10700000
+
+#define TGT_EVENT		GENMASK_ULL(2, 0)
+#define TGT_RP			GENMASK_ULL(10, 3)
+#define TGT_ADDR_EN		BIT_ULL(11)
+#define TGT_EV_CYCLES		0x4
+
+#define TGT_NUM_SLOTS		8
+#define TGT_SLOT(s)		(0xd38 + 0x14 * (s))
+#define TGT_SLOT_CTRL		0x0
+#define TGT_SLOT_BASE_LO	0x4
+#define TGT_SLOT_BASE_HI	0x8
+#define TGT_SLOT_MASK_LO	0xc
+#define TGT_SLOT_MASK_HI	0x10
+#define TGT_FILT2_RP		GENMASK(7, 0)
+#define TGT_FILT2_SLOT(s)	BIT(8 + (s))
+
+struct tgt_slot {
+	u64 base;
+	u64 mask;
+	unsigned int users;
+};
+
+struct tgt_pmu {
+	struct uncore_win filter;
+	struct tgt_slot slot[TGT_NUM_SLOTS];
+};
+
+static u32 tgt_event_type(struct perf_event *event)
+{
+	return event->attr.config & TGT_EVENT;
+}
+
+static bool tgt_is_cycle(struct perf_event *event)
+{
+	return tgt_event_type(event) == TGT_EV_CYCLES;
+}
+
+static bool tgt_slot_fits(const struct tgt_slot *slot, struct perf_event *event)
+{
+	return !slot->users || (slot->base == event->attr.config1 &&
+				slot->mask == event->attr.config2);
+}
+
+/* The first slot that is free or already holds @event's range, or -1. */
+static int tgt_find_slot(struct tgt_pmu *tgt, struct perf_event *event)
+{
+	int s;
+
+	for (s = 0; s < TGT_NUM_SLOTS; s++)
+		if (tgt_slot_fits(&tgt->slot[s], event))
+			return s;
+	return -1;
+}
+
+static bool tgt_same_range(struct perf_event *a, struct perf_event *b)
+{
+	return a->attr.config1 == b->attr.config1 && a->attr.config2 == b->attr.config2;
+}
+
+/* Distinct address ranges in @event's group, @event included. */
+static unsigned int tgt_group_ranges(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *m, *seen[TGT_NUM_SLOTS + 1];
+	unsigned int n = 0, i;
+
+	seen[n++] = event;
+	if (leader != event && leader->pmu == event->pmu &&
+	    (leader->attr.config & TGT_ADDR_EN) && !tgt_same_range(leader, event))
+		seen[n++] = leader;
+	for_each_sibling_event(m, leader) {
+		if (m->pmu != event->pmu || !(m->attr.config & TGT_ADDR_EN))
+			continue;
+		for (i = 0; i < n; i++)
+			if (tgt_same_range(seen[i], m))
+				break;
+		if (i == n && n <= TGT_NUM_SLOTS)
+			seen[n++] = m;
+	}
+	return n;
+}
+
+static int tgt_validate_event(struct uncore_cspmu *c, struct perf_event *event,
+			      bool scheduling)
+{
+	struct tgt_pmu *tgt = c->priv;
+
+	if (!(event->attr.config & TGT_ADDR_EN))
+		return 0;
+	if (scheduling)
+		return tgt_find_slot(tgt, event) < 0 ? -EINVAL : 0;
+	return tgt_group_ranges(event) > TGT_NUM_SLOTS ? -EINVAL : 0;
+}
+
+static void tgt_slot_write(struct tgt_pmu *tgt, int s, u64 base, u64 mask, u32 ctrl)
+{
+	u32 off = TGT_SLOT(s);
+
+	if (!ctrl)
+		uncore_write32(&tgt->filter, off + TGT_SLOT_CTRL, 0);
+	uncore_write32(&tgt->filter, off + TGT_SLOT_BASE_LO, lower_32_bits(base));
+	uncore_write32(&tgt->filter, off + TGT_SLOT_BASE_HI, upper_32_bits(base));
+	uncore_write32(&tgt->filter, off + TGT_SLOT_MASK_LO, lower_32_bits(mask));
+	uncore_write32(&tgt->filter, off + TGT_SLOT_MASK_HI, upper_32_bits(mask));
+	if (ctrl)
+		uncore_write32(&tgt->filter, off + TGT_SLOT_CTRL, 1);
+}
+
+static void tgt_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
+			      unsigned int phys)
+{
+	struct tgt_pmu *tgt = c->priv;
+	u64 config = event->attr.config;
+	u32 filt = FIELD_GET(TGT_RP, config);
+	int s;
+
+	if (config & TGT_ADDR_EN) {
+		/* pmu->add checked that a slot is there. */
+		s = tgt_find_slot(tgt, event);
+		if (WARN_ON_ONCE(s < 0)) {
+			uncore_write32(&c->page0, CSPMU_PMEVFILT2R(phys), 0);
+			return;
+		}
+		if (!tgt->slot[s].users++) {
+			tgt->slot[s].base = event->attr.config1;
+			tgt->slot[s].mask = event->attr.config2;
+			tgt_slot_write(tgt, s, event->attr.config1, event->attr.config2, 1);
+		}
+		filt |= TGT_FILT2_SLOT(s);
+	} else if (!filt) {
+		filt = TGT_FILT2_RP;
+	}
+	uncore_write32(&c->page0, CSPMU_PMEVFILT2R(phys), filt);
+}
+
+static void tgt_reset_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
+				unsigned int phys)
+{
+	struct tgt_pmu *tgt = c->priv;
+	int s;
+
+	if (!(event->attr.config & TGT_ADDR_EN))
+		return;
+	for (s = 0; s < TGT_NUM_SLOTS; s++) {
+		struct tgt_slot *slot = &tgt->slot[s];
+
+		if (!slot->users || slot->base != event->attr.config1 ||
+		    slot->mask != event->attr.config2)
+			continue;
+		if (!--slot->users)
+			tgt_slot_write(tgt, s, 0, 0, 0);
+		return;
+	}
+}
+
+static void tgt_set_cc_filter(struct uncore_cspmu *c, struct perf_event *event)
+{
+	uncore_write32(&c->page0, CSPMU_PMCCFILTR, 0);
+}
+
+/* Map the slot block: the first memory resource of the ACPI device. */
+static int tgt_init(struct uncore_cspmu *c, struct acpi_device *adev)
+{
+	struct device *dev = c->upmu.dev;
+	struct resource_entry *entry;
+	struct resource res = { };
+	struct tgt_pmu *tgt;
+	LIST_HEAD(list);
+	int ret;
+
+	tgt = devm_kzalloc(dev, sizeof(*tgt), GFP_KERNEL);
+	if (!tgt)
+		return -ENOMEM;
+	c->priv = tgt;
+
+	ret = acpi_dev_get_resources(adev, &list, NULL, NULL);
+	if (ret < 0)
+		return dev_err_probe(dev, ret, "cannot read the resources of %s\n",
+				     dev_name(&adev->dev));
+	ret = -ENODEV;
+	list_for_each_entry(entry, &list, node) {
+		if (resource_type(entry->res) == IORESOURCE_MEM) {
+			res = *entry->res;
+			ret = 0;
+			break;
+		}
+	}
+	acpi_dev_free_resource_list(&list);
+	if (ret)
+		return dev_err_probe(dev, ret, "%s has no address-filter registers\n",
+				     dev_name(&adev->dev));
+	if (resource_size(&res) < TGT_SLOT(TGT_NUM_SLOTS))
+		return dev_err_probe(dev, -EINVAL, "address-filter block %pR too small\n", &res);
+	res.name = dev_name(dev);
+	return uncore_map_resource(dev, &res, &tgt->filter);
+}
+
+static struct attribute *tgt_pmu_formats[] = {
+	UNCORE_FORMAT_ATTR(event, "config:0-2"),
+	UNCORE_FORMAT_ATTR(dst_rp_mask, "config:3-10"),
+	UNCORE_FORMAT_ATTR(dst_addr_en, "config:11"),
+	UNCORE_FORMAT_ATTR(dst_addr_base, "config1:0-63"),
+	UNCORE_FORMAT_ATTR(dst_addr_mask, "config2:0-63"),
+	NULL
+};
+
+static struct attribute *tgt_pmu_events[] = {
+	UNCORE_EVENT_ATTR(rd_bytes, 0x0),
+	UNCORE_EVENT_ATTR(wr_bytes, 0x1),
+	UNCORE_EVENT_ATTR(rd_req, 0x2),
+	UNCORE_EVENT_ATTR(wr_req, 0x3),
+	UNCORE_EVENT_ATTR(cycles, TGT_EV_CYCLES),
+	NULL
+};
+
+static const struct uncore_cspmu_impl tgt_pmu_impl = {
+	.prodid		= TGT_PRODID,
+	.name		= "nvidia_pcie_tgt_pmu_%u_rc_%u",
+	.rc_name	= true,
+	.desc = {
+		.ops		= &uncore_cspmu_ops,
+		.formats	= tgt_pmu_formats,
+		.events		= tgt_pmu_events,
+		.flags		= UNCORE_PMU_SHOW_ASSOC | UNCORE_PMU_FIXED_EVENTS,
+		.counter_width	= 64,
+	},
+	.event_type	= tgt_event_type,
+	.is_cycle	= tgt_is_cycle,
+	.set_ev_filter	= tgt_set_ev_filter,
+	.set_cc_filter	= tgt_set_cc_filter,
+	.reset_ev_filter = tgt_reset_ev_filter,
+	.validate_event	= tgt_validate_event,
+	.init		= tgt_init,
+};
+
+static int tgt_pmu_probe(struct platform_device *pdev)
+{
+	return uncore_cspmu_probe(pdev, &tgt_pmu_impl);
+}
+
+static const struct platform_device_id tgt_pmu_id[] = {
+	{ UNCORE_APMT_DEV_NAME },
+	{ }
+};
+MODULE_DEVICE_TABLE(platform, tgt_pmu_id);
+
+static struct platform_driver tgt_pmu_driver = {
+	.driver = {
+		.name = "nvidia-t410-pcie-tgt-pmu",
+		.suppress_bind_attrs = true,
+	},
+	.probe = tgt_pmu_probe,
+	.id_table = tgt_pmu_id,
+};
+module_platform_driver(tgt_pmu_driver);
+
+UNCORE_IMPORT_NS();
+MODULE_DESCRIPTION("NVIDIA Tegra410 PCIE-TGT PMU driver");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CSPMU engine of the helper layer: counter discovery, allocation with the
+ * dedicated cycle counter, event and filter programming through driver
+ * hooks, and overflow handling so that narrow counters never lose counts,
+ * with the overflow interrupt or, where there is none, with a timer.
+ */
+
+#define pr_fmt(fmt) "uncore_pmu: " fmt
+
+#include <linux/acpi.h>
+#include <acpi/processor.h>
+#include <linux/bitfield.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/property.h>
+
+#include "uncore_cspmu.h"
+
+/* Without an overflow interrupt, fold counters narrower than this... */
+#define CSPMU_TIMER_WIDTH	48
+/* ...this often: half of a 32-bit range lasts 200 ms even at 10 GHz. */
+#define CSPMU_TIMER_NS		(100 * NSEC_PER_MSEC)
+
+static unsigned int cspmu_phys(struct uncore_cspmu *c, int idx)
+{
+	return idx == c->cycle_idx ? CSPMU_CYCLE_PHYS : idx;
+}
+
+static bool cspmu_has_cycle(struct uncore_cspmu *c)
+{
+	return c->cycle_idx < c->upmu.num_counters;
+}
+
+static bool cspmu_is_cycle(struct uncore_cspmu *c, struct perf_event *event)
+{
+	if (!cspmu_has_cycle(c))
+		return false;
+	if (c->impl->is_cycle)
+		return c->impl->is_cycle(event);
+	return event->attr.config == CSPMU_EV_CYCLES;
+}
+
+static u64 cspmu_period(struct uncore_cspmu *c)
+{
+	return GENMASK_ULL(c->upmu.counter_width - 1, 0) >> 1;
+}
+
+static int cspmu_read_counter(struct uncore_cspmu *c, unsigned int phys, u64 *val)
+{
+	u32 off = CSPMU_PMEVCNTR64(phys);
+
+	if (c->upmu.counter_width <= 32) {
+		*val = uncore_read32(&c->page1, CSPMU_PMEVCNTR32(phys));
+		return 0;
+	}
+	if (c->atomic64) {
+		*val = uncore_read64(&c->page1, off);
+		return 0;
+	}
+	return uncore_read_hilohi(&c->page1, off, off + 4, val);
+}
+
+static void cspmu_write_counter(struct uncore_cspmu *c, unsigned int phys, u64 val)
+{
+	u32 off = CSPMU_PMEVCNTR64(phys);
+
+	if (c->upmu.counter_width <= 32) {
+		uncore_write32(&c->page1, CSPMU_PMEVCNTR32(phys), val);
+	} else if (c->atomic64) {
+		uncore_write64(&c->page1, off, val);
+	} else {
+		uncore_write32(&c->page1, off, lower_32_bits(val));
+		uncore_write32(&c->page1, off + 4, upper_32_bits(val));
+	}
+}
+
+static int cspmu_read(struct perf_event *event, u64 *val)
+{
+	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
+
+	return cspmu_read_counter(c, cspmu_phys(c, event->hw.idx), val);
+}
+
+/* Start from half the range, so an overflow leaves half a range to react. */
+static void cspmu_preload(struct uncore_cspmu *c, struct perf_event *event)
+{
+	u64 period = cspmu_period(c);
+
+	cspmu_write_counter(c, cspmu_phys(c, event->hw.idx), period);
+	local64_set(&event->hw.prev_count, period);
+}
+
+static void cspmu_start(struct perf_event *event)
+{
+	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
+	const struct uncore_cspmu_impl *impl = c->impl;
+	unsigned int phys = cspmu_phys(c, event->hw.idx);
+	u32 bit = BIT(phys % 32), reg = phys / 32;
+
+	cspmu_preload(c, event);
+	if (event->hw.idx == c->cycle_idx) {
+		if (impl->set_cc_filter)
+			impl->set_cc_filter(c, event);
+	} else {
+		u32 type = impl->event_type ? impl->event_type(event) :
+					      lower_32_bits(event->attr.config);
+
+		uncore_write32(&c->page0, CSPMU_PMEVTYPER(phys), type);
+		if (impl->set_ev_filter)
+			impl->set_ev_filter(c, event, phys);
+	}
+	if (c->upmu.irq > 0)
+		uncore_write32(&c->page0, CSPMU_PMINTENSET(reg), bit);
+	uncore_write32(&c->page0, CSPMU_PMCNTENSET(reg), bit);
+}
+
+static void cspmu_stop(struct perf_event *event)
+{
+	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
+	unsigned int phys = cspmu_phys(c, event->hw.idx);
+	u32 bit = BIT(phys % 32), reg = phys / 32;
+
+	uncore_write32(&c->page0, CSPMU_PMCNTENCLR(reg), bit);
+	if (c->upmu.irq > 0)
+		uncore_write32(&c->page0, CSPMU_PMINTENCLR(reg), bit);
+	if (event->hw.idx != c->cycle_idx && c->impl->reset_ev_filter)
+		c->impl->reset_ev_filter(c, event, phys);
+}
+
+static int cspmu_get_counter(struct uncore_pmu *upmu, struct perf_event *event)
+{
+	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
+	unsigned int n = upmu->num_counters, idx;
+	int ret;
+
+	if (cspmu_is_cycle(c, event)) {
+		if (test_and_set_bit(c->cycle_idx, upmu->used))
+			return -EAGAIN;
+		return c->cycle_idx;
+	}
+
+	idx = find_first_zero_bit(upmu->used, min(c->cycle_idx, n));
+	if (idx >= c->cycle_idx && c->cycle_idx < n)
+		idx = find_next_zero_bit(upmu->used, n, c->cycle_idx + 1);
+	if (idx >= n)
+		return -EAGAIN;
+	if (c->impl->validate_event) {
+		ret = c->impl->validate_event(c, event, true);
+		if (ret)
+			return ret;
+	}
+	set_bit(idx, upmu->used);
+	return idx;
+}
+
+/* Would the group of @event fit the counters, one cycle counter included? */
+static int cspmu_validate_group(struct perf_event *event)
+{
+	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
+	struct perf_event *leader = event->group_leader, *sib;
+	unsigned int cycles = 0, regular = 0;
+	unsigned int slots = c->upmu.num_counters - cspmu_has_cycle(c);
+
+	if (leader->pmu == event->pmu)
+		cspmu_is_cycle(c, leader) ? cycles++ : regular++;
+	for_each_sibling_event(sib, leader)
+		if (sib->pmu == event->pmu)
+			cspmu_is_cycle(c, sib) ? cycles++ : regular++;
+	if (leader != event)
+		cspmu_is_cycle(c, event) ? cycles++ : regular++;
+
+	if (cycles > 1 || regular > slots)
+		return -EINVAL;
+	if (!cspmu_is_cycle(c, event) && c->impl->validate_event)
+		return c->impl->validate_event(c, event, false);
+	return 0;
+}
+
+static void cspmu_enable(struct uncore_pmu *upmu)
+{
+	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
+
+	if (!uncore_pmu_busy(upmu))
+		return;
+	uncore_write32(&c->page0, CSPMU_PMCR, CSPMU_PMCR_E);
+	if (c->timer.function && !hrtimer_active(&c->timer))
+		hrtimer_start(&c->timer, ns_to_ktime(CSPMU_TIMER_NS), HRTIMER_MODE_REL_PINNED);
+}
+
+static void cspmu_disable(struct uncore_pmu *upmu)
+{
+	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
+
+	uncore_write32(&c->page0, CSPMU_PMCR, 0);
+}
+
+/* Helper-layer callbacks of every CSPMU driver: its uncore_pmu_desc.ops. */
+const struct uncore_pmu_ops uncore_cspmu_ops = {
+	.validate_group	= cspmu_validate_group,
+	.get_counter	= cspmu_get_counter,
+	.start		= cspmu_start,
+	.stop		= cspmu_stop,
+	.read		= cspmu_read,
+	.enable		= cspmu_enable,
+	.disable	= cspmu_disable,
+};
+EXPORT_SYMBOL_NS_GPL(uncore_cspmu_ops, UNCORE_NS);
+
+/* Fold every counting event; an overflowed one starts from half again. */
+static void cspmu_fold(struct uncore_cspmu *c, unsigned int idx, bool preload)
+{
+	struct perf_event *event = c->upmu.events[idx];
+
+	if (!event || (event->hw.state & PERF_HES_STOPPED))
+		return;
+	uncore_pmu_event_update(event);
+	if (preload)
+		cspmu_preload(c, event);
+}
+
+static unsigned int cspmu_logical(struct uncore_cspmu *c, unsigned int phys)
+{
+	if (phys == CSPMU_CYCLE_PHYS && cspmu_has_cycle(c))
+		return c->cycle_idx;
+	return phys;
+}
+
+/*
+ * Overflow: fold and preload each overflowed counter, then clear its status.
+ * Clearing last means a new overflow of the same counter cannot be lost.
+ */
+static irqreturn_t cspmu_irq(int irq, void *data)
+{
+	struct uncore_cspmu *c = data;
+	unsigned int nregs = DIV_ROUND_UP(max(CSPMU_CYCLE_PHYS + 1, c->upmu.num_counters), 32);
+	irqreturn_t ret = IRQ_NONE;
+	unsigned int k, b, idx;
+	unsigned long ovs;
+
+	for (k = 0; k < nregs; k++) {
+		ovs = uncore_read32(&c->page1, CSPMU_PMOVSCLR(k));
+		if (!ovs)
+			continue;
+		for_each_set_bit(b, &ovs, 32) {
+			idx = cspmu_logical(c, 32 * k + b);
+			if (idx < c->upmu.num_counters && test_bit(idx, c->upmu.used))
+				cspmu_fold(c, idx, true);
+		}
+		uncore_write32(&c->page1, CSPMU_PMOVSCLR(k), ovs);
+		ret = IRQ_HANDLED;
+	}
+	return ret;
+}
+
+/* No interrupt: fold often enough that a counter never wraps twice unseen. */
+static enum hrtimer_restart cspmu_timer(struct hrtimer *timer)
+{
+	struct uncore_cspmu *c = container_of(timer, struct uncore_cspmu, timer);
+	unsigned int idx;
+
+	/* Events are read on the active CPU only; the next enable there re-arms. */
+	if (smp_processor_id() != READ_ONCE(c->upmu.cpu) || !uncore_pmu_busy(&c->upmu))
+		return HRTIMER_NORESTART;
+	for_each_set_bit(idx, c->upmu.used, c->upmu.num_counters)
+		cspmu_fold(c, idx, false);
+	hrtimer_forward_now(timer, ns_to_ktime(CSPMU_TIMER_NS));
+	return HRTIMER_RESTART;
+}
+
+static void cspmu_timer_cancel(void *data)
+{
+	hrtimer_cancel(data);
+}
+
+/* PMIIDR, or the same fields from the peripheral ID registers. */
+static u32 cspmu_read_pmiidr(struct uncore_cspmu *c)
+{
+	u32 id = uncore_read32(&c->page0, CSPMU_PMIIDR);
+	u32 p0, p1, p2, p3, p4;
+
+	if (id)
+		return id;
+	p0 = uncore_read32(&c->page0, CSPMU_PMPIDR(0));
+	p1 = uncore_read32(&c->page0, CSPMU_PMPIDR(1));
+	p2 = uncore_read32(&c->page0, CSPMU_PMPIDR(2));
+	p3 = uncore_read32(&c->page0, CSPMU_PMPIDR(3));
+	p4 = uncore_read32(&c->page0, CSPMU_PMPIDR4);
+	return (p0 & 0xff) << 20 | (p1 & 0xf) << 28 |	/* product id */
+	       (p1 >> 4 & 0xf) | (p2 & 0x7) << 4 |	/* implementer 6:0 */
+	       (p4 & 0xf) << 8 |			/* implementer 11:8 */
+	       (p2 >> 4 & 0xf) << 16 |			/* variant */
+	       (p3 >> 4 & 0xf) << 12;			/* revision */
+}
+
+#ifdef CONFIG_ACPI
+/* Is @handle below a processor container (ACPI0010) with UID @uid? */
+static bool cspmu_in_container(acpi_handle handle, u32 uid)
+{
+	struct acpi_device_info *info;
+	acpi_handle parent;
+	bool found = false;
+	u32 v;
+
+	while (!found && ACPI_SUCCESS(acpi_get_parent(handle, &parent))) {
+		handle = parent;
+		if (ACPI_FAILURE(acpi_get_object_info(handle, &info)))
+			continue;
+		found = (info->valid & ACPI_VALID_HID) && (info->valid & ACPI_VALID_UID) &&
+			!strcmp(info->hardware_id.string, "ACPI0010") &&
+			!kstrtou32(info->unique_id.string, 0, &v) && v == uid;
+		kfree(info);
+	}
+	return found;
+}
+
+/* CPUs the node names: one processor UID, or every CPU of a container. */
+static void cspmu_apmt_cpus(const struct uncore_apmt_node *node, struct cpumask *mask)
+{
+	u32 uid = le32_to_cpu(node->proc_affinity);
+	struct acpi_processor *pr;
+	unsigned int cpu;
+
+	cpumask_clear(mask);
+	for_each_possible_cpu(cpu) {
+		pr = per_cpu(processors, cpu);
+		if (!pr)
+			continue;
+		if (!(node->flags & UNCORE_APMT_AFFINITY_CONTAINER)) {
+			if (pr->acpi_id == uid) {
+				cpumask_set_cpu(cpu, mask);
+				return;
+			}
+		} else if (cspmu_in_container(pr->handle, uid)) {
+			cpumask_set_cpu(cpu, mask);
+		}
+	}
+}
+
+/* The ACPI device a type-3 node names by HID and UID, with a reference. */
+static struct acpi_device *cspmu_apmt_acpi_dev(const struct uncore_apmt_node *node)
+{
+	char hid[9] = { }, uid[11];
+	__le64 hid_le = node->inst_primary;
+
+	if (node->type != UNCORE_APMT_TYPE_ACPI)
+		return NULL;
+	memcpy(hid, &hid_le, 8);
+	snprintf(uid, sizeof(uid), "%u", le32_to_cpu(node->inst_secondary));
+	return acpi_dev_get_first_match_dev(hid, uid, -1);
+}
+#else
+static void cspmu_apmt_cpus(const struct uncore_apmt_node *node, struct cpumask *mask)
+{
+	cpumask_clear(mask);
+}
+
+static struct acpi_device *cspmu_apmt_acpi_dev(const struct uncore_apmt_node *node)
+{
+	return NULL;
+}
+#endif
+
+/* Discover the counters: how many, how wide, and the cycle counter. */
+static void cspmu_discover(struct uncore_cspmu *c)
+{
+	unsigned int n, width;
+
+	c->pmcfgr = uncore_read32(&c->page0, CSPMU_PMCFGR);
+	n = FIELD_GET(CSPMU_PMCFGR_N, c->pmcfgr) + 1;
+	width = FIELD_GET(CSPMU_PMCFGR_SIZE, c->pmcfgr) + 1;
+	if (n > UNCORE_PMU_MAX_COUNTERS) {
+		dev_info(c->upmu.dev, "using %u of %u counters\n", UNCORE_PMU_MAX_COUNTERS, n);
+		n = UNCORE_PMU_MAX_COUNTERS;
+	}
+	c->upmu.num_counters = n;
+	c->upmu.counter_width = width;
+	c->cycle_idx = n;
+	if (c->pmcfgr & CSPMU_PMCFGR_CC) {
+		c->cycle_idx = n <= CSPMU_CYCLE_PHYS ? n - 1 : CSPMU_CYCLE_PHYS;
+		c->upmu.variant |= UNCORE_CSPMU_VAR_CC;
+	}
+}
+
+/* Socket, RC number and the driver's own setup from the node's ACPI device. */
+static int cspmu_acpi_setup(struct uncore_cspmu *c)
+{
+	struct device *dev = c->upmu.dev;
+	struct acpi_device *adev = NULL;
+	int ret = 0;
+
+	if (c->impl->rc_name || c->impl->init) {
+		adev = cspmu_apmt_acpi_dev(c->apmt);
+		if (!adev)
+			return dev_err_probe(dev, -ENODEV,
+					     "APMT node %u names no ACPI device\n",
+					     le32_to_cpu(c->apmt->id));
+	}
+	if (c->impl->rc_name &&
+	    device_property_read_u32(&adev->dev, "instance_id", &c->rc))
+		ret = dev_err_probe(dev, -ENODEV, "%s has no instance_id\n",
+				    dev_name(&adev->dev));
+	if (!ret && c->impl->init)
+		ret = c->impl->init(c, adev);
+	if (adev)
+		put_device(&adev->dev);
+	return ret;
+}
+
+static int cspmu_setup_irq(struct platform_device *pdev, struct uncore_cspmu *c)
+{
+	struct device *dev = &pdev->dev;
+	int irq, ret;
+
+	irq = platform_get_irq_optional(pdev, 0);
+	if (irq == -EPROBE_DEFER)
+		return irq;
+	if (irq <= 0)
+		irq = uncore_backend_irq(&c->page0);
+	if (irq > 0) {
+		ret = devm_request_irq(dev, irq, cspmu_irq, IRQF_NOBALANCING | IRQF_NO_THREAD,
+				       dev_name(dev), c);
+		if (ret)
+			return dev_err_probe(dev, ret, "cannot request IRQ %d\n", irq);
+		c->upmu.irq = irq;
+		return 0;
+	}
+	if (c->upmu.counter_width >= CSPMU_TIMER_WIDTH)
+		return 0;
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+	c->timer.function = cspmu_timer;
+	return devm_add_action_or_reset(dev, cspmu_timer_cancel, &c->timer);
+}
+
+/**
+ * __uncore_cspmu_probe - use uncore_cspmu_probe()
+ * @pdev:  an arm-cs-arch-pmu platform device
+ * @impl:  the product the driver claims
+ * @owner: the driver module
+ *
+ * Return: 0, -ENODEV for another product, or an errno (printed).
+ */
+int __uncore_cspmu_probe(struct platform_device *pdev,
+			 const struct uncore_cspmu_impl *impl, struct module *owner)
+{
+	const struct uncore_apmt_node *const *plat = dev_get_platdata(&pdev->dev);
+	struct device *dev = &pdev->dev;
+	struct uncore_cspmu *c;
+	const char *name;
+	int ret;
+
+	if (!plat || !*plat)
+		return -ENODEV;
+
+	c = devm_kzalloc(dev, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->impl = impl;
+	c->apmt = *plat;
+	c->atomic64 = c->apmt->flags & UNCORE_APMT_ATOMIC;
+
+	ret = uncore_map_window(pdev, 0, &c->page0);
+	if (ret)
+		return ret;
+	c->page1 = c->page0;
+	if (platform_get_resource(pdev, IORESOURCE_MEM, 1)) {
+		ret = uncore_map_window(pdev, 1, &c->page1);
+		if (ret)
+			return ret;
+	}
+
+	c->pmiidr = le32_to_cpu(c->apmt->impl_id) ?: cspmu_read_pmiidr(c);
+	if ((c->pmiidr & CSPMU_PRODID_MASK) != impl->prodid)
+		return -ENODEV;
+
+	ret = uncore_pmu_init(&c->upmu, dev, &impl->desc);
+	if (ret)
+		return ret;
+	cspmu_discover(c);
+
+	cspmu_apmt_cpus(c->apmt, &c->upmu.associated_cpus);
+	if (cpumask_empty(&c->upmu.associated_cpus))
+		return dev_err_probe(dev, -ENODEV, "no CPU matches APMT affinity %u\n",
+				     le32_to_cpu(c->apmt->proc_affinity));
+	c->socket = cpu_to_node(cpumask_first(&c->upmu.associated_cpus));
+	c->upmu.node = c->socket;
+
+	ret = cspmu_acpi_setup(c);
+	if (ret)
+		return ret;
+
+	if (impl->rc_name)
+		name = devm_kasprintf(dev, GFP_KERNEL, impl->name, c->socket, c->rc);
+	else
+		name = devm_kasprintf(dev, GFP_KERNEL, impl->name, c->socket);
+	c->upmu.identifier = devm_kasprintf(dev, GFP_KERNEL, "%x", c->pmiidr);
+	if (!name || !c->upmu.identifier)
+		return -ENOMEM;
+
+	ret = cspmu_setup_irq(pdev, c);
+	if (ret)
+		return ret;
+
+	/* Every counter from zero, counting off. */
+	uncore_write32(&c->page0, CSPMU_PMCR, CSPMU_PMCR_C | CSPMU_PMCR_P);
+
+	ret = __devm_uncore_pmu_register(&c->upmu, name, owner);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot register PMU %s\n", name);
+	platform_set_drvdata(pdev, c);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(__uncore_cspmu_probe, UNCORE_NS);

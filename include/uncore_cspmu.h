@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CSPMU engine of the helper layer: PMUs built on the Arm CoreSight PMU
+ * architecture (IHI 0091), enumerated from the APMT. A driver gives the
+ * product it claims, its names, formats and events, and filter hooks.
+ */
+#ifndef __UNCORE_CSPMU_H
+#define __UNCORE_CSPMU_H
+
+#include <linux/hrtimer.h>
+
+#include "uncore_apmt.h"
+#include "uncore_pmu.h"
+
+/* Page 0 registers */
+#define CSPMU_PMEVTYPER(n)	(0x400 + 4 * (n))
+#define CSPMU_PMCCFILTR		0x47c
+#define CSPMU_PMEVFILT2R(n)	(0x800 + 4 * (n))
+#define CSPMU_PMEVFILTR(n)	(0xa00 + 4 * (n))
+#define CSPMU_PMCNTENSET(k)	(0xc00 + 4 * (k))
+#define CSPMU_PMCNTENCLR(k)	(0xc20 + 4 * (k))
+#define CSPMU_PMINTENSET(k)	(0xc40 + 4 * (k))
+#define CSPMU_PMINTENCLR(k)	(0xc60 + 4 * (k))
+#define CSPMU_PMCFGR		0xe00
+#define CSPMU_PMCR		0xe04
+#define CSPMU_PMIIDR		0xe08
+#define CSPMU_PMPIDR4		0xfd0
+#define CSPMU_PMPIDR(n)		(0xfe0 + 4 * (n))
+/* Page 1 registers */
+#define CSPMU_PMEVCNTR32(n)	(4 * (n))
+#define CSPMU_PMEVCNTR64(n)	(8 * (n))
+#define CSPMU_PMOVSCLR(k)	(0xc80 + 4 * (k))
+
+#define CSPMU_PMCFGR_N		GENMASK(7, 0)
+#define CSPMU_PMCFGR_SIZE	GENMASK(13, 8)
+#define CSPMU_PMCFGR_CC		BIT(14)
+
+#define CSPMU_PMCR_E		BIT(0)
+#define CSPMU_PMCR_P		BIT(1)
+#define CSPMU_PMCR_C		BIT(2)
+
+/* Physical index of the dedicated cycle counter. */
+#define CSPMU_CYCLE_PHYS	31
+/* PMIIDR bits a product is matched on: product, variant, revision. */
+#define CSPMU_PRODID_MASK	0xfffff000
+
+/* Default cycle-counter event id of the CSPMU formats (config bit 32). */
+#define CSPMU_EV_CYCLES		BIT_ULL(32)
+
+/* Variant bit of attributes shown only when PMCFGR.CC says a cycle counter exists. */
+#define UNCORE_CSPMU_VAR_CC	BIT(0)
+
+struct acpi_device;
+struct uncore_cspmu;
+
+/**
+ * struct uncore_cspmu_impl - what a CSPMU driver claims and how it filters
+ * @prodid:          PMIIDR product/variant/revision claimed (mask 0xfffff000)
+ * @name:            PMU name format: socket, then the RC with @rc_name
+ * @rc_name:         the name takes the RC number from _DSD instance_id
+ * @desc:            formats, events and flags; desc.ops must be
+ *                   &uncore_cspmu_ops
+ * @event_type:      PMEVTYPER value of @event (default: config[31:0])
+ * @is_cycle:        @event counts on the cycle counter (default: config
+ *                   == CSPMU_EV_CYCLES)
+ * @set_ev_filter:   program the filters of regular counter @phys
+ * @set_cc_filter:   program PMCCFILTR for a cycle event
+ * @reset_ev_filter: undo @set_ev_filter when the event stops
+ * @validate_event:  shared-resource rules for a regular @event: against
+ *                   its group leader always, and with @scheduling (from
+ *                   pmu->add) also against the counters in use; -EINVAL
+ *                   refuses it
+ * @init:            extra probe work with the ACPI device of the node
+ */
+struct uncore_cspmu_impl {
+	u32 prodid;
+	const char *name;
+	bool rc_name;
+	struct uncore_pmu_desc desc;
+	u32 (*event_type)(struct perf_event *event);
+	bool (*is_cycle)(struct perf_event *event);
+	void (*set_ev_filter)(struct uncore_cspmu *cspmu, struct perf_event *event,
+			      unsigned int phys);
+	void (*set_cc_filter)(struct uncore_cspmu *cspmu, struct perf_event *event);
+	void (*reset_ev_filter)(struct uncore_cspmu *cspmu, struct perf_event *event,
+				unsigned int phys);
+	int (*validate_event)(struct uncore_cspmu *cspmu, struct perf_event *event,
+			      bool scheduling);
+	int (*init)(struct uncore_cspmu *cspmu, struct acpi_device *adev);
+};
+
+/**
+ * struct uncore_cspmu - one CSPMU instance
+ * @upmu:      the helper-layer PMU
+ * @impl:      the driver's description
+ * @apmt:      the APMT node the device was made from
+ * @page0:     page 0 (control and configuration)
+ * @page1:     page 1 (counters, overflow status); page 0 again if single
+ * @pmiidr:    product identification used for matching (APMT override first)
+ * @pmcfgr:    configuration register
+ * @atomic64:  64-bit counters can be read with one access
+ * @cycle_idx: logical index of the cycle counter, or num_counters if none
+ * @socket:    NUMA node of the first associated CPU
+ * @rc:        RC number (_DSD instance_id), with impl->rc_name
+ * @timer:     folds narrow counters often enough when there is no IRQ
+ * @priv:      driver data
+ */
+struct uncore_cspmu {
+	struct uncore_pmu upmu;
+	const struct uncore_cspmu_impl *impl;
+	const struct uncore_apmt_node *apmt;
+	struct uncore_win page0;
+	struct uncore_win page1;
+	u32 pmiidr;
+	u32 pmcfgr;
+	bool atomic64;
+	unsigned int cycle_idx;
+	u32 socket;
+	u32 rc;
+	struct hrtimer timer;
+	void *priv;
+};
+
+static inline struct uncore_cspmu *to_uncore_cspmu(struct pmu *pmu)
+{
+	return container_of(to_uncore_pmu(pmu), struct uncore_cspmu, upmu);
+}
+
+extern const struct uncore_pmu_ops uncore_cspmu_ops;
+
+int __uncore_cspmu_probe(struct platform_device *pdev,
+			 const struct uncore_cspmu_impl *impl, struct module *owner);
+/**
+ * uncore_cspmu_probe - probe an APMT-made device for @impl
+ * @pdev: an arm-cs-arch-pmu platform device
+ * @impl: the product this driver claims
+ *
+ * Return: 0, -ENODEV if the device is another product (so the next driver
+ * is tried), or the errno of what failed (printed).
+ */
+#define uncore_cspmu_probe(pdev, impl) __uncore_cspmu_probe(pdev, impl, THIS_MODULE)
+
+/* Filter values with a default when the user gave none. */
+static inline u32 uncore_cspmu_filter(u64 cfg, u32 mask, u32 dflt)
+{
+	return (cfg & mask) ?: dflt;
+}
+
+#endif /* __UNCORE_CSPMU_H */
