@@ -1,15 +1,286 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * APMT enumeration for kernels without an APMT parser (placeholder, being
- * written).
+ * APMT enumeration for kernels that have no APMT parser of their own.
+ *
+ * Kernels before 6.2, and kernels built without CONFIG_ACPI_APMT, never
+ * turn the firmware's Arm Performance Monitoring Table into devices, so
+ * nothing would bind the CoreSight PMU drivers there. The helper layer
+ * then does what the kernel's parser does: one "arm-cs-arch-pmu" platform
+ * device per node, id = node id & INT_MAX, resources page 0, page 1 (dual
+ * page only) and the overflow interrupt (if any), and a pointer to the
+ * node in the permanently mapped table as platform data. Where the kernel
+ * has a parser, it is left to create the devices.
  */
 
+#define pr_fmt(fmt) "uncore_pmu: " fmt
+
+#include <linux/acpi.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/sizes.h>
+
+#include "uncore_apmt.h"
 #include "uncore_internal.h"
 
-void uncore_apmt_init(void)
+#if IS_ENABLED(CONFIG_ACPI) && !IS_ENABLED(CONFIG_ACPI_APMT)
+
+#define UNCORE_APMT_SIG		"APMT"
+#define UNCORE_APMT_PAGE_SIZE	SZ_4K
+/* struct uncore_apmt_node.length comes first: what a walk must be able to read */
+#define UNCORE_APMT_LEN_SIZE	sizeof(__le16)
+
+/**
+ * struct uncore_apmt_dev - one platform device made from an APMT node
+ * @pdev: the device
+ * @id:   its platform device id (node id & INT_MAX)
+ * @gsi:  overflow interrupt GSI registered for it, if @irq
+ * @irq:  whether @gsi was registered and must be unregistered
+ */
+struct uncore_apmt_dev {
+	struct platform_device *pdev;
+	int id;
+	u32 gsi;
+	bool irq;
+};
+
+/* The table stays mapped while devices point into it. */
+static struct acpi_table_header *uncore_apmt_table;
+static struct uncore_apmt_dev *uncore_apmt_devs;
+static unsigned int uncore_apmt_ndevs;
+
+/* Whether page @page at @base fits a resource [base, base + 4K - 1]; logs why not. */
+static bool uncore_apmt_page_ok(unsigned int idx, u32 raw_id, unsigned int page,
+				u64 base)
+{
+	if (!base) {
+		pr_err("APMT node %u (id %u): no page %u base address%s, skipped\n",
+		       idx, raw_id, page, page ? " (dual page)" : "");
+		return false;
+	}
+	if (base > (u64)(resource_size_t)~0 - (UNCORE_APMT_PAGE_SIZE - 1)) {
+		pr_err("APMT node %u (id %u): page %u base address %#llx out of range, skipped\n",
+		       idx, raw_id, page, base);
+		return false;
+	}
+	return true;
+}
+
+static void uncore_apmt_set_mem(struct resource *res, u64 base)
+{
+	/* No name: the platform core names it after the device, as upstream. */
+	res->start = base;
+	res->end = base + UNCORE_APMT_PAGE_SIZE - 1;
+	res->flags = IORESOURCE_MEM;
+}
+
+/* Whether node @idx can become a device; logs why not. */
+static bool uncore_apmt_node_ok(unsigned int idx,
+				const struct uncore_apmt_node *node)
+{
+	u32 raw_id = le32_to_cpu(node->id);
+	int id = raw_id & INT_MAX;
+	unsigned int i;
+
+	if (node->type >= UNCORE_APMT_TYPE_COUNT) {
+		pr_warn("APMT node %u (id %u): unknown type %u, skipped\n",
+			idx, raw_id, node->type);
+		return false;
+	}
+	if (!uncore_apmt_page_ok(idx, raw_id, 0, le64_to_cpu(node->base_address0)))
+		return false;
+	if ((node->flags & UNCORE_APMT_DUAL_PAGE) &&
+	    !uncore_apmt_page_ok(idx, raw_id, 1, le64_to_cpu(node->base_address1)))
+		return false;
+	for (i = 0; i < uncore_apmt_ndevs; i++) {
+		if (uncore_apmt_devs[i].id == id) {
+			pr_err("APMT node %u (id %u): duplicate id, %s.%d exists already, skipped\n",
+			       idx, raw_id, UNCORE_APMT_DEV_NAME, id);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Make the platform device of node @idx, unless the node is invalid. */
+static void uncore_apmt_add_node(unsigned int idx, struct uncore_apmt_node *node)
+{
+	struct uncore_apmt_dev *udev = &uncore_apmt_devs[uncore_apmt_ndevs];
+	u32 raw_id = le32_to_cpu(node->id);
+	u32 gsi = le32_to_cpu(node->ovflw_irq);
+	struct platform_device_info info = {
+		.name = UNCORE_APMT_DEV_NAME,
+		.id = raw_id & INT_MAX,
+		/* Drivers read *(struct uncore_apmt_node **)dev_get_platdata(). */
+		.data = &node,
+		.size_data = sizeof(node),
+	};
+	struct resource res[3] = { };
+	unsigned int nres = 0;
+	struct platform_device *pdev;
+	int irq, trigger;
+
+	if (!uncore_apmt_node_ok(idx, node))
+		return;
+	if (raw_id > INT_MAX)
+		pr_warn("APMT node %u (id %u): id truncated to %d for the device\n",
+			idx, raw_id, info.id);
+
+	uncore_apmt_set_mem(&res[nres++], le64_to_cpu(node->base_address0));
+	if (node->flags & UNCORE_APMT_DUAL_PAGE)
+		uncore_apmt_set_mem(&res[nres++], le64_to_cpu(node->base_address1));
+
+	udev->irq = false;
+	if (gsi) {
+		trigger = (le32_to_cpu(node->ovflw_irq_flags) & UNCORE_APMT_IRQ_EDGE) ?
+			  ACPI_EDGE_SENSITIVE : ACPI_LEVEL_SENSITIVE;
+		irq = acpi_register_gsi(NULL, gsi, trigger, ACPI_ACTIVE_HIGH);
+		if (irq <= 0) {
+			pr_warn("APMT node %u (id %u): cannot register overflow GSI %u (%d), no interrupt\n",
+				idx, raw_id, gsi, irq);
+		} else {
+			res[nres].start = irq;
+			res[nres].end = irq;
+			res[nres].flags = IORESOURCE_IRQ;
+			nres++;
+			udev->irq = true;
+			udev->gsi = gsi;
+		}
+	}
+
+	info.res = res;
+	info.num_res = nres;
+	pdev = platform_device_register_full(&info);
+	if (IS_ERR(pdev)) {
+		pr_err("APMT node %u (id %u): cannot create %s.%d: %pe\n",
+		       idx, raw_id, UNCORE_APMT_DEV_NAME, info.id, pdev);
+		if (udev->irq)
+			acpi_unregister_gsi(gsi);
+		return;
+	}
+	udev->pdev = pdev;
+	udev->id = info.id;
+	uncore_apmt_ndevs++;
+}
+
+/**
+ * uncore_apmt_init - create the APMT's PMU devices if the kernel does not
+ *
+ * Walks the nodes of the firmware's APMT and registers an
+ * "arm-cs-arch-pmu" platform device for each valid one. An invalid node
+ * is reported and skipped; a node whose length cannot be trusted ends the
+ * walk. Without an APMT nothing happens. Never fails the module load.
+ */
+void __init uncore_apmt_init(void)
+{
+	struct acpi_table_header *hdr;
+	struct uncore_apmt_node *node;
+	unsigned int idx, max_nodes;
+	u32 len, off, nlen;
+	acpi_status status;
+
+	if (acpi_disabled)
+		return;
+	status = acpi_get_table(UNCORE_APMT_SIG, 0, &hdr);
+	if (status == AE_NOT_FOUND)
+		return;
+	if (ACPI_FAILURE(status)) {
+		pr_err("APMT: cannot get the table: %s\n",
+		       acpi_format_exception(status));
+		return;
+	}
+
+	len = hdr->length;
+	if (len < sizeof(*hdr)) {
+		pr_err("APMT: table length %u is shorter than its header\n", len);
+		goto put;
+	}
+	max_nodes = (len - sizeof(*hdr)) / UNCORE_APMT_NODE_LEN;
+	uncore_apmt_devs = kcalloc(max_nodes, sizeof(*uncore_apmt_devs), GFP_KERNEL);
+	if (!uncore_apmt_devs)
+		goto put;
+
+	for (idx = 0, off = sizeof(*hdr); off < len; idx++, off += nlen) {
+		node = (struct uncore_apmt_node *)((u8 *)hdr + off);
+		if (len - off < UNCORE_APMT_LEN_SIZE) {
+			pr_err("APMT node %u at offset %u: truncated by the table end (%u), ignoring the rest\n",
+			       idx, off, len);
+			break;
+		}
+		nlen = le16_to_cpu(node->length);
+		if (nlen < UNCORE_APMT_NODE_LEN) {
+			pr_err("APMT node %u at offset %u: length %u is below %u, ignoring the rest of the table\n",
+			       idx, off, nlen, UNCORE_APMT_NODE_LEN);
+			break;
+		}
+		if (nlen > len - off) {
+			pr_err("APMT node %u at offset %u: length %u runs past the table end (%u), ignoring the rest\n",
+			       idx, off, nlen, len);
+			break;
+		}
+		uncore_apmt_add_node(idx, node);
+	}
+
+	pr_info("APMT: %u of %u nodes became %s devices\n",
+		uncore_apmt_ndevs, idx, UNCORE_APMT_DEV_NAME);
+	if (uncore_apmt_ndevs) {
+		uncore_apmt_table = hdr;
+		return;
+	}
+	kfree(uncore_apmt_devs);
+	uncore_apmt_devs = NULL;
+put:
+	acpi_put_table(hdr);
+}
+
+/**
+ * uncore_apmt_exit - remove what uncore_apmt_init() created
+ *
+ * Unregisters the devices in reverse order, then their overflow GSIs, and
+ * unmaps the table.
+ */
+void __exit uncore_apmt_exit(void)
+{
+	struct uncore_apmt_dev *udev;
+
+	while (uncore_apmt_ndevs) {
+		udev = &uncore_apmt_devs[--uncore_apmt_ndevs];
+		platform_device_unregister(udev->pdev);
+		if (udev->irq)
+			acpi_unregister_gsi(udev->gsi);
+	}
+	kfree(uncore_apmt_devs);
+	uncore_apmt_devs = NULL;
+	if (uncore_apmt_table) {
+		acpi_put_table(uncore_apmt_table);
+		uncore_apmt_table = NULL;
+	}
+}
+
+#else /* !CONFIG_ACPI || CONFIG_ACPI_APMT */
+
+/**
+ * uncore_apmt_init - create the APMT's PMU devices if the kernel does not
+ *
+ * This kernel either has no ACPI, or its own APMT parser creates the
+ * "arm-cs-arch-pmu" devices: nothing to do.
+ */
+void __init uncore_apmt_init(void)
+{
+	if (IS_ENABLED(CONFIG_ACPI_APMT))
+		pr_info("APMT: the kernel's own parser creates the %s devices\n",
+			UNCORE_APMT_DEV_NAME);
+}
+
+/**
+ * uncore_apmt_exit - remove what uncore_apmt_init() created
+ *
+ * Nothing was created on this kernel.
+ */
+void __exit uncore_apmt_exit(void)
 {
 }
 
-void uncore_apmt_exit(void)
-{
-}
+#endif /* CONFIG_ACPI && !CONFIG_ACPI_APMT */
