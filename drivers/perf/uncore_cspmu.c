@@ -398,7 +398,7 @@ static int cspmu_acpi_setup(struct uncore_cspmu *c)
 					     le32_to_cpu(c->apmt->id));
 	}
 	if (c->impl->rc_name &&
-	    device_property_read_u32(&adev->dev, "instance_id", &c->rc))
+	    fwnode_property_read_u32(acpi_fwnode_handle(adev), "instance_id", &c->rc))
 		ret = dev_err_probe(dev, -ENODEV, "%s has no instance_id\n",
 				    dev_name(&adev->dev));
 	if (!ret && c->impl->init)

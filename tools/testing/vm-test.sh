@@ -84,8 +84,11 @@ if [ $demo = 1 ]; then
 	cp "$HERE/demo/"* "$BUILD/tests/"
 else
 	for t in "$tdir/"$only; do
-		[ -f "$t" ] && cp "$t" "$BUILD/tests/"
+		[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$BUILD/tests/"
 	done
+	# The firmware as generated, for tests that compare what booted.
+	mkdir -p "$BUILD/tests/fw"
+	cp "$BUILD/fw/"*.aml "$BUILD/fw/"*.dat "$BUILD/tests/fw/" 2>/dev/null || true
 fi
 cp "$HERE/tests/lib/lib.sh" "$BUILD/tests/lib/"
 gcc -static -O2 -Wall -o "$BUILD/tests/lib/perf_open" "$HERE/tests/lib/perf_open.c"
@@ -101,10 +104,13 @@ if [ -n "$extra" ]; then
 fi
 
 order="uncore_pmu uncore_sim marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu"
+order="$order nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu"
 "$HERE/vm/initramfs.sh" "$BUILD/initrd.gz" --modules "$BUILD/modules" \
 	--order "$order" "${tests[@]}" >&2
 
 append="uncore_sim.topology=$variant"
+# A variant may need more on the kernel command line (module parameters).
+[ -f "$tdir/append" ] && append="$append $(cat "$tdir/append")"
 trap - EXIT
 kernel=$("$HERE/vm/kernel.sh" "$kdir")
 if [ $demo = 0 ]; then

@@ -6,14 +6,14 @@
 #
 # Usage: $0 [--no-summary] [CHECK...]
 #   CHECK: build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch
-#          spdx (default: all).  --no-summary leaves the closing line to
+#          spdx sim-selftest (default: all).  --no-summary leaves the closing line to
 #          summary.sh; set UNCORE_TAP_STATE to share the counts with it.
 #   UNCORE_SKIP_DEPS=1 skips deps.sh.
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx"
+ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest"
 JOBS=$(nproc)
 # shellcheck source=tap.sh
 . "$HERE/tap.sh"
@@ -234,6 +234,17 @@ check_spdx()
 	tap_result $rc spdx "$out"
 }
 
+# The simulator's CSPMU model, compiled in user space with its own TAP checks.
+check_sim_selftest()
+{
+	local out=$TMP/selftest.out rc=0
+
+	"$REPO/tools/testing/sim/selftest/run.sh" >"$out" 2>&1 || rc=1
+	grep -q '^not ok' "$out" && rc=1
+	grep -q '^ok' "$out" || rc=1
+	tap_result $rc "simulator self-test ($(grep -c '^ok' "$out") checks)" "$out"
+}
+
 if [ -z "${UNCORE_SKIP_DEPS:-}" ]; then
 	"$HERE/deps.sh" 2>&1 | tee "$TMP/deps.out" >&2
 	[ "${PIPESTATUS[0]}" -eq 0 ] || : >"$TMP/deps.failed"
@@ -257,6 +268,7 @@ for c in $CHECKS; do
 	coccicheck)		check_cocci ;;
 	checkpatch)		check_checkpatch ;;
 	spdx)			check_spdx ;;
+	sim-selftest)		check_sim_selftest ;;
 	*)			echo "unknown check $c (have: $ALL)" >"$TMP/unknown"
 				tap_not_ok "$c" "$TMP/unknown" ;;
 	esac

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Generate the simulator's compiled-in topology table and the matching
-# firmware (SSDT) from one topology description (README.md, "Topology").
+# firmware (SSDT, APMT) from one topology description (README.md, "Topology").
 #
 #   gen.sh [--header-only] VARIANT OUTDIR
 #	writes OUTDIR/topology_<variant>.h and, unless --header-only,
-#	OUTDIR/ssdt-<variant>.dsl and OUTDIR/ssdt-<variant>.aml (iasl)
+#	OUTDIR/ssdt-<variant>.{dsl,aml} (iasl) and OUTDIR/apmt-<variant>.dat
 #   gen.sh --index OUTDIR VARIANT...
 #	writes OUTDIR/topologies.h, the table of all compiled-in variants
 #
@@ -183,6 +183,31 @@ function set_key(d, tok,    eq, k, v, m, i, a, c, b, sz, wname) {
 	}
 }
 
+# whether the window a win= token names exists on device d already
+function has_win(d, tok,    wname, w) {
+	wname = substr(tok, 5)
+	wname = substr(wname, 1, index(wname, "@") - 1)
+	sub(/\*.*/, "", wname)
+	for (w = 1; w <= nw[d]; w++)
+		if (wn[d, w] == wname || wn[d, w] == wname "0")
+			return 1
+	return 0
+}
+
+function prop(d, k, def,    i) {
+	for (i = 1; i <= np[d]; i++)
+		if (pk[d, i] == k)
+			return num(pv[d, i])
+	return def
+}
+
+function win_base(d, n,    w) {
+	for (w = 1; w <= nw[d]; w++)
+		if (wn[d, w] == n)
+			return wb[d, w]
+	return -1
+}
+
 function unset_key(d, k,    i, j) {
 	for (i = 1; i <= np[d]; i++)
 		if (pk[d, i] == k) {
@@ -200,8 +225,15 @@ BEGIN {
 	FS = "\n"
 	KINDS = " ucf pcie pcie_tgt cmem nvlink_c2c nvclink nvdlink pem "
 	QWORD = "QWordMemory (ResourceConsumer, PosDecode, MinFixed, MaxFixed,"
-	# ACPI devices by kind; the CSPMU kinds come from APMT (not yet generated)
+	# ACPI devices by kind. UCF is an APMT node of type 0 (memory
+	# controller) without one; PCIE and PCIE-TGT are APMT nodes of type 3
+	# naming test-only HIDs (no real hardware uses SIMP/SIMT).
 	HID["pem"] = "MRVL000E"; ASLP["pem"] = "PM"
+	HID["pcie"] = "SIMP0001"; ASLP["pcie"] = "PP"
+	HID["pcie_tgt"] = "SIMT0001"; ASLP["pcie_tgt"] = "PT"
+	KCODE["ucf"] = 0; KCODE["pcie"] = 1; KCODE["pcie_tgt"] = 2
+	for (i = 32; i < 127; i++)
+		ORD[sprintf("%c", i)] = i
 	HID["cmem"] = "NVDA2021"; ASLP["cmem"] = "CM"
 	HID["nvlink_c2c"] = "NVDA2023"; ASLP["nvlink_c2c"] = "NC"
 	HID["nvclink"] = "NVDA2022"; ASLP["nvclink"] = "CL"
@@ -217,6 +249,18 @@ BEGIN {
 	n = split(text, tok, " ")
 	if (n == 0)
 		next
+	if (tok[1] == "setkind") {
+		if (n < 3 || index(KINDS, " " tok[2] " ") == 0)
+			err("setkind needs a kind and key=value...")
+		for (i = 3; i <= n; i++)
+			if (tok[i] ~ /^(win|socket|uid|hid)=/)
+				err("setkind takes properties only")
+		for (d = 1; d <= ndev; d++)
+			if (!dropped[d] && kind[d] == tok[2])
+				for (i = 3; i <= n; i++)
+					set_key(d, tok[i])
+		next
+	}
 	if (tok[1] == "set" || tok[1] == "unset" || tok[1] == "drop") {
 		if (n < 2)
 			err(tok[1] " needs a device name")
@@ -230,8 +274,8 @@ BEGIN {
 		}
 		for (i = 3; i <= n; i++) {
 			if (tok[1] == "set") {
-				if (tok[i] ~ /^win=/)
-					err("windows cannot be changed with set")
+				if (tok[i] ~ /^win=/ && has_win(d, tok[i]))
+					err("windows cannot be changed with set, only added")
 				set_key(d, tok[i])
 			} else {
 				unset_key(d, tok[i])
@@ -273,6 +317,10 @@ END {
 			continue
 		nkind[kind[d]]++
 		kidx[d] = nkind[kind[d]] - 1
+		if (kind[d] in KCODE && kind[d] != "ucf" && prop(d, "rc", -1) < 0)
+			fatal(name[d] ": rc= is required")
+		if (uid[d] == "" && kind[d] in KCODE && kind[d] != "ucf")
+			uid[d] = socket[d] * 16 + prop(d, "rc", 0)
 		if (uid[d] == "")
 			uid[d] = (kind[d] == "pem") ? kidx[d] : socket[d]
 		if (acpi[d] && hid[d] == "")
@@ -304,6 +352,8 @@ END {
 		header()
 	if (aout != "")
 		asl()
+	if (dout != "")
+		apmt()
 }
 
 function header(    d, w, i, p) {
@@ -352,7 +402,67 @@ function header(    d, w, i, p) {
 
 function asl_int(v) { return (v ~ /^[0-9]+$/) ? hex(v + 0) : v }
 
-function asl(    d, w, i, k, first, last, nd) {
+# little-endian fields of the APMT image in BYTE[0..NB-1]
+function le(v, n,    i) {
+	for (i = 0; i < n; i++) {
+		BYTE[NB++] = v - 256 * int(v / 256)
+		v = int(v / 256)
+	}
+}
+
+function str(s, n,    i) {
+	for (i = 1; i <= n; i++)
+		BYTE[NB++] = i <= length(s) ? ORD[substr(s, i, 1)] : 0
+}
+
+# The APMT (Arm DEN0117; include/uncore_apmt.h): a 36-byte ACPI header,
+# then one 56-byte node per CSPMU device, written as \xHH escapes.
+function apmt(    d, nn, id, seen, flags, type, b1, sum, i) {
+	NB = 0
+	str("APMT", 4); le(0, 4); le(0, 1); le(0, 1)
+	str("UNCSIM", 6); str(tableid, 8); le(1, 4); str("UNCS", 4); le(1, 4)
+	for (d = 1; d <= ndev; d++) {
+		if (dropped[d] || !(kind[d] in KCODE) || prop(d, "apmt", 1) == 0)
+			continue
+		nn++
+		id = prop(d, "apmt_id", socket[d] * 256 + KCODE[kind[d]] * 16 + prop(d, "rc", 0))
+		if (id in seen)
+			fatal(name[d] ": APMT node id " hex(id) " is also used by " seen[id])
+		seen[id] = name[d]
+		b1 = win_base(d, "page1")
+		flags = (b1 >= 0 ? 1 : 0) + (prop(d, "atomic", 1) ? 4 : 0)
+		flags = prop(d, "apmt_flags", flags)
+		type = prop(d, "apmt_type", kind[d] == "ucf" ? 0 : 3)
+		le(56, 2); le(flags, 1); le(type, 1); le(id, 4)
+		if (kind[d] == "ucf") {
+			# type 0: primary = proximity domain of the memory
+			le(socket[d], 8); le(0, 4)
+		} else {
+			str(hid[d], 8)
+			if (uid[d] !~ /^([0-9]+|0x[0-9a-fA-F]+)$/)
+				fatal(name[d] ": an APMT node needs a numeric uid")
+			le(num(uid[d]), 4)
+		}
+		le(prop(d, "apmt_base0", win_base(d, "page0")), 8)
+		le(b1 >= 0 ? b1 : 0, 8)
+		le(prop(d, "ovflw_irq", 0), 4); le(0, 4); le(0, 4)
+		# the ACPI processor UID of the first CPU of the socket (2 CPUs a socket)
+		le(prop(d, "proc_uid", socket[d] * 2), 4)
+		le(prop(d, "impl_id", 0), 4)
+	}
+	if (!nn)
+		return
+	i = NB; NB = 4; le(i, 4); NB = i
+	for (i = 0; i < NB; i++)
+		sum += BYTE[i]
+	BYTE[9] = (256 - sum % 256) % 256
+	for (i = 0; i < NB; i++)
+		printf "\\x%02x%s", BYTE[i], (i % 16 == 15 ? "\n" : "") > dout
+	printf "\n" > dout
+	close(dout)
+}
+
+function asl(    d, w, i, k, first, last, nd, iid) {
 	banner(aout)
 	printf "DefinitionBlock (\"\", \"SSDT\", 2, \"UNCSIM\", \"%s\", 0x00000001)\n{\n",
 	       tableid > aout
@@ -373,8 +483,16 @@ function asl(    d, w, i, k, first, last, nd) {
 			printf "            Name (_UID, \"%s\")\n", uid[d] > aout
 		if (kind[d] != "pem")
 			printf "            Name (_PXM, %s)\n", hex(socket[d]) > aout
-		printf "            Name (_CRS, ResourceTemplate ()\n            {\n" > aout
+		# CSPMU: the pages come from APMT; _CRS holds the PCIE-TGT slots
+		k = 0
+		for (w = 1; w <= nw[d]; w++)
+			if (!(kind[d] in KCODE) || wn[d, w] == "filter")
+				k++
+		if (k)
+			printf "            Name (_CRS, ResourceTemplate ()\n            {\n" > aout
 		for (w = 1; w <= nw[d]; w++) {
+			if ((kind[d] in KCODE) && wn[d, w] != "filter")
+				continue
 			first = wb[d, w]; last = first + ws[d, w] - 1
 			if (last < 4294967296)
 				printf "%16sMemory32Fixed (ReadWrite, %s, %s)\n", "",
@@ -386,12 +504,15 @@ function asl(    d, w, i, k, first, last, nd) {
 				printf "%20s,,, AddressRangeMemory, TypeStatic)\n", "" > aout
 			}
 		}
-		printf "            })\n" > aout
+		if (k)
+			printf "            })\n" > aout
 		k = 0
 		for (i = 1; i <= np[d]; i++)
 			if (pk[d, i] ~ /^dsd\./)
 				k++
-		if (k) {
+		# PCIE, PCIE-TGT: the RC number is _DSD instance_id
+		iid = (kind[d] in KCODE) && prop(d, "dsd.instance_id", -1) < 0
+		if (k || iid) {
 			printf "            Name (_DSD, Package ()\n            {\n" > aout
 			printf "%16sToUUID (\"daffd814-6eba-4d8c-8a91-bc9bbf4aa301\"),\n", "" > aout
 			printf "                Package ()\n                {\n" > aout
@@ -399,6 +520,9 @@ function asl(    d, w, i, k, first, last, nd) {
 				if (pk[d, i] ~ /^dsd\./)
 					printf "%20sPackage () { \"%s\", %s },\n", "",
 					       substr(pk[d, i], 5), asl_int(pv[d, i]) > aout
+			if (iid)
+				printf "%20sPackage () { \"instance_id\", %s },\n", "",
+				       hex(prop(d, "rc", 0)) > aout
 			printf "                }\n            })\n" > aout
 		}
 		printf "        }\n" > aout
@@ -411,7 +535,7 @@ function asl(    d, w, i, k, first, last, nd) {
 # generate VARIANT OUTDIR HEADER_ONLY
 generate()
 {
-	local file var cid hout asl aml tableid log
+	local file var cid hout asl aml apmt tableid log
 
 	file=$(topo_file "$1")
 	var=$(basename "${file%.topo}")
@@ -420,15 +544,24 @@ generate()
 	hout=$2/topology_$var.h
 	asl=$2/ssdt-$var.dsl
 	aml=$2/ssdt-$var.aml
-	[ "$3" = 1 ] && asl=
+	apmt=$2/apmt-$var.dat
+	[ "$3" = 1 ] && asl= && apmt=
 	tableid=$(echo "$cid" | tr -cd '[:alnum:]' | tr '[:lower:]' '[:upper:]' | cut -c1-8)
+	rm -f "${apmt:+$apmt.hex}"
 	expand "$file" 0 | awk -v hout="$hout.tmp" -v aout="${asl:+$asl.tmp}" \
-		-v cid="$cid" -v variant="$var" -v tableid="$tableid" \
+		-v dout="${apmt:+$apmt.hex}" -v cid="$cid" -v variant="$var" -v tableid="$tableid" \
 		-v topo="$file" -v src="topology/${file##*/}" "$AWK_PROG" ||
-		{ rm -f "$hout.tmp" "$asl.tmp"; exit 1; }
+		{ rm -f "$hout.tmp" "$asl.tmp" "$apmt.hex"; exit 1; }
 	mv "$hout.tmp" "$hout"
 	[ -n "$asl" ] || return 0
 	mv "$asl.tmp" "$asl"
+	# the APMT, binary: Debian's iasl is too old to compile one
+	rm -f "$apmt"
+	if [ -s "$apmt.hex" ]; then
+		printf '%b' "$(tr -d '\n' <"$apmt.hex")" >"$apmt.tmp"
+		mv "$apmt.tmp" "$apmt"
+	fi
+	rm -f "$apmt.hex"
 	command -v iasl >/dev/null || die "iasl not found (apt-get install acpica-tools)"
 	log=$(iasl -p "${aml%.aml}" "$asl" 2>&1) || { echo "$log" >&2; die "iasl failed on $asl"; }
 	# iasl prints its banner and a summary; pass on anything it complains about

@@ -111,7 +111,7 @@ struct sim_attr_desc {
  */
 struct sim_signal {
 	const char *name;
-	u32 id;
+	u64 id;
 };
 
 /**
@@ -119,11 +119,14 @@ struct sim_signal {
  * @event: event id (signal)
  * @value: how much the signal adds
  * @attr:  attribute values, indexed like the kind's sim_kind_ops.attrs
+ * @chunked: set by a model that has started to deliver the line in chunks
+ *          (sim_kind_ops.inject); 0 when parsed
  */
 struct sim_inject {
 	u64 event;
 	u64 value;
 	u64 attr[SIM_MAX_ATTRS];
+	bool chunked;
 };
 
 /**
@@ -139,6 +142,7 @@ struct sim_stats {
 };
 
 struct sim_rate;
+struct sim_irq;
 
 /**
  * struct sim_dev - one simulated device
@@ -153,6 +157,7 @@ struct sim_rate;
  * @rate:      background traffic, or NULL; changed only with @rate_work
  *             cancelled
  * @rate_work: applies @rate periodically
+ * @irq:       its overflow interrupt (sim_irq.c), or NULL for none
  */
 struct sim_dev {
 	const struct sim_dev_desc *desc;
@@ -164,6 +169,7 @@ struct sim_dev {
 	struct mutex rate_lock;		/* see above */
 	struct sim_rate *rate;
 	struct delayed_work rate_work;
+	struct sim_irq *irq;
 };
 
 /**
@@ -184,9 +190,23 @@ struct sim_dev {
  * @write:      write @bytes of @val at @off of window @win; under sdev->lock
  * @inject:     deliver one parsed inject line; under sdev->lock. NULL if the
  *              kind has no model yet (inject and rate fail with
- *              -EOPNOTSUPP)
+ *              -EOPNOTSUPP). A model that delivers in chunks
+ *              (spec/simulator.md 3.1) delivers what may go at once,
+ *              subtracts it from @inj->value and returns how many
+ *              milliseconds at most to wait for @settled before it is
+ *              called again with the rest; the caller drops the lock
+ *              while it waits and fails the write with -ETIMEDOUT if
+ *              @settled stays false. Return: 0 when all is delivered,
+ *              > 0 to wait, or a negative errno
+ * @settled:    whether the driver has done what the last partial @inject
+ *              waits for (cleared an overflow, read a counter); under
+ *              sdev->lock. Required if @inject can return > 0
  * @regs_show:  print every implemented register with sim_regs_print();
  *              under sdev->lock (optional)
+ * @has_irq:    the device gets an overflow interrupt of the simulator's
+ *              own IRQ domain (sim_irq.c) unless its firmware names one
+ *              (property ovflw_irq non-zero); the model drives its level
+ *              with sim_irq_set_level()
  *
  * Registers are modelled as the hardware documents of the project say (the
  * "Simulator obligations" sections); a model never absorbs a driver error.
@@ -203,8 +223,10 @@ struct sim_kind_ops {
 		    unsigned int bytes, bool *counting);
 	void (*write)(struct sim_dev *sdev, unsigned int win, u32 off, u64 val,
 		      unsigned int bytes);
-	int (*inject)(struct sim_dev *sdev, const struct sim_inject *inj);
+	int (*inject)(struct sim_dev *sdev, struct sim_inject *inj);
+	bool (*settled)(struct sim_dev *sdev);
 	void (*regs_show)(struct sim_dev *sdev, struct seq_file *m);
+	bool has_irq;
 };
 
 void sim_regs_print(struct seq_file *m, struct sim_dev *sdev,
@@ -212,6 +234,17 @@ void sim_regs_print(struct seq_file *m, struct sim_dev *sdev,
 void sim_bad_access(struct sim_dev *sdev, unsigned int win, u32 off,
 		    unsigned int bytes, bool write);
 
+bool sim_prop(const struct sim_dev *sdev, const char *key, u64 *val);
+
+int sim_irq_init(struct sim_dev *devs, unsigned int nr);
+void sim_irq_exit(void);
+int sim_irq_virq(const struct sim_dev *sdev);
+void sim_irq_set_level(struct sim_dev *sdev, bool level);
+bool sim_irq_live(const struct sim_dev *sdev);
+
+extern const struct sim_kind_ops sim_ucf_ops;
+extern const struct sim_kind_ops sim_pcie_ops;
+extern const struct sim_kind_ops sim_pcie_tgt_ops;
 extern const struct sim_kind_ops sim_cmem_ops;
 extern const struct sim_kind_ops sim_nvlink_c2c_ops;
 extern const struct sim_kind_ops sim_nvclink_ops;

@@ -270,7 +270,7 @@ static void c2c_add(struct sim_c2c_inst *ci, unsigned int i, u64 val)
 		ci->out_status |= BIT(i - C2C_FIRST_OUT);
 }
 
-static int c2c_inject(struct sim_dev *sdev, const struct sim_inject *inj)
+static int c2c_inject(struct sim_dev *sdev, struct sim_inject *inj)
 {
 	struct sim_c2c *c2c = sdev->model;
 	struct sim_c2c_inst *ci;

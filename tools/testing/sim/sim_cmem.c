@@ -240,7 +240,7 @@ static void cmem_write(struct sim_dev *sdev, unsigned int win, u32 off, u64 val,
 		cmem_write_inst(&cmem->inst[i], off, val);
 }
 
-static int cmem_inject(struct sim_dev *sdev, const struct sim_inject *inj)
+static int cmem_inject(struct sim_dev *sdev, struct sim_inject *inj)
 {
 	struct sim_cmem *cmem = sdev->model;
 	unsigned int mc = inj->attr[CMEM_ATTR_MC];

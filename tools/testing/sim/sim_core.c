@@ -15,8 +15,10 @@
 
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -36,6 +38,8 @@
 /* Background traffic is applied in ticks of this many milliseconds. */
 #define SIM_RATE_TICK_MS	10
 #define SIM_RATE_MAX		1000000
+/* How often a chunked injection looks whether the driver has caught up. */
+#define SIM_WAIT_POLL_US	100
 
 static char *topology = "default";
 module_param(topology, charp, 0444);
@@ -52,31 +56,10 @@ static const char *const sim_kind_names[SIM_NR_KINDS] = {
 	[SIM_KIND_PEM]		= "pem",
 };
 
-/*
- * Kinds without a model yet: their windows are claimed (reads return 0,
- * writes are ignored, both counted in stats) and inject/rate fail with
- * -EOPNOTSUPP. Each model comes with its driver.
- */
-static u64 sim_none_read(struct sim_dev *sdev, unsigned int win, u32 off,
-			 unsigned int bytes, bool *counting)
-{
-	return 0;
-}
-
-static void sim_none_write(struct sim_dev *sdev, unsigned int win, u32 off,
-			   u64 val, unsigned int bytes)
-{
-}
-
-static const struct sim_kind_ops sim_none_ops = {
-	.read	= sim_none_read,
-	.write	= sim_none_write,
-};
-
 static const struct sim_kind_ops *const sim_models[SIM_NR_KINDS] = {
-	[SIM_KIND_UCF]		= &sim_none_ops,
-	[SIM_KIND_PCIE]		= &sim_none_ops,
-	[SIM_KIND_PCIE_TGT]	= &sim_none_ops,
+	[SIM_KIND_UCF]		= &sim_ucf_ops,
+	[SIM_KIND_PCIE]		= &sim_pcie_ops,
+	[SIM_KIND_PCIE_TGT]	= &sim_pcie_tgt_ops,
 	[SIM_KIND_CMEM]		= &sim_cmem_ops,
 	[SIM_KIND_NVLINK_C2C]	= &sim_nvlink_c2c_ops,
 	[SIM_KIND_NVCLINK]	= &sim_nvclink_ops,
@@ -207,12 +190,53 @@ void sim_bad_access(struct sim_dev *sdev, unsigned int win, u32 off,
 			    (unsigned long long)(sdev->desc->wins[win].base + off));
 }
 
+/*
+ * The interrupt of the device whose first window starts at @base, for
+ * firmware that gives it none: 0 unless the device has one of the
+ * simulator's own (sim_irq.c).
+ */
+/* Firmware with no interrupt at all: the drivers' timer path. */
+static bool irq = true;
+module_param(irq, bool, 0444);
+MODULE_PARM_DESC(irq, "Give CSPMUs without a firmware interrupt one of ours (default 1)");
+
+static int sim_be_irq(phys_addr_t base)
+{
+	const struct sim_win_ref *ref = sim_lookup(base, 1);
+
+	if (!irq || !ref || ref->win || ref->base != base)
+		return 0;
+	return sim_irq_virq(ref->sdev);
+}
+
 static const struct uncore_backend sim_backend = {
 	.owner	= THIS_MODULE,
 	.claims	= sim_be_claims,
 	.read	= sim_be_read,
 	.write	= sim_be_write,
+	.irq	= sim_be_irq,
 };
+
+/**
+ * sim_prop - look up a numeric property of a device's topology entry
+ * @sdev: the device
+ * @key:  property name (_DSD properties without their "dsd." prefix)
+ * @val:  set to its value if it exists
+ *
+ * Return: whether the device has the property.
+ */
+bool sim_prop(const struct sim_dev *sdev, const char *key, u64 *val)
+{
+	unsigned int i;
+
+	for (i = 0; i < sdev->desc->nr_props; i++) {
+		if (!strcmp(sdev->desc->props[i].key, key)) {
+			*val = sdev->desc->props[i].val;
+			return true;
+		}
+	}
+	return false;
+}
 
 /* ---- inject grammar ---- */
 
@@ -328,6 +352,33 @@ static struct sim_inject *sim_parse(const struct sim_kind_ops *ops, char *buf,
 	return inj;
 }
 
+/*
+ * Wait, without the device lock, until the model says the driver has done
+ * what a partial injection waits for. Return: 0 or -ETIMEDOUT.
+ */
+static int sim_wait_settled(struct sim_dev *sdev, unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	unsigned long flags;
+	bool done;
+
+	for (;;) {
+		raw_spin_lock_irqsave(&sdev->lock, flags);
+		done = sdev->ops->settled(sdev);
+		raw_spin_unlock_irqrestore(&sdev->lock, flags);
+		if (done)
+			return 0;
+		if (time_after(jiffies, end))
+			return -ETIMEDOUT;
+		usleep_range(SIM_WAIT_POLL_US, 2 * SIM_WAIT_POLL_US);
+	}
+}
+
+/*
+ * Apply @nr lines, each @times over, under the device lock: a register read
+ * sees all of them or none, unless a model delivers a line in chunks, in
+ * which case the lock is dropped while it waits between chunks.
+ */
 static int sim_apply(struct sim_dev *sdev, const struct sim_inject *inj,
 		     unsigned int nr, u64 times)
 {
@@ -340,7 +391,13 @@ static int sim_apply(struct sim_dev *sdev, const struct sim_inject *inj,
 	for (i = 0; i < nr && !ret; i++) {
 		one = inj[i];
 		one.value *= times;
-		ret = sdev->ops->inject(sdev, &one);
+		while ((ret = sdev->ops->inject(sdev, &one)) > 0) {
+			raw_spin_unlock_irqrestore(&sdev->lock, flags);
+			ret = sim_wait_settled(sdev, ret);
+			raw_spin_lock_irqsave(&sdev->lock, flags);
+			if (ret)
+				break;
+		}
 	}
 	raw_spin_unlock_irqrestore(&sdev->lock, flags);
 	return ret;
@@ -707,9 +764,14 @@ static int __init sim_init(void)
 		pr_err("cannot build the window map: %d\n", ret);
 		goto err_devs;
 	}
+	ret = sim_irq_init(sim_devs, sim_topo->nr_devs);
+	if (ret) {
+		pr_err("cannot create the interrupts: %d\n", ret);
+		goto err_devs;
+	}
 	ret = sim_debugfs_init();
 	if (ret)
-		goto err_devs;
+		goto err_irq;
 	ret = uncore_backend_register(&sim_backend);
 	if (ret) {
 		pr_err("cannot register the register backend: %d\n", ret);
@@ -721,6 +783,8 @@ static int __init sim_init(void)
 
 err_debugfs:
 	debugfs_remove_recursive(sim_root);
+err_irq:
+	sim_irq_exit();
 err_devs:
 	sim_free_devs(sim_topo->nr_devs);
 	return ret;
@@ -737,6 +801,8 @@ static void __exit sim_exit(void)
 	debugfs_remove_recursive(sim_root);
 	for (i = 0; i < sim_topo->nr_devs; i++)
 		sim_rate_stop(&sim_devs[i]);
+	/* No driver holds an interrupt: it went with its windows. */
+	sim_irq_exit();
 	sim_free_devs(sim_topo->nr_devs);
 }
 module_exit(sim_exit);

@@ -144,7 +144,7 @@ static void pem_write(struct sim_dev *sdev, unsigned int win, u32 off, u64 val,
 		pem->cnt[i] = (pem->cnt[i] & GENMASK_ULL(63, 32)) | lower_32_bits(val);
 }
 
-static int pem_inject(struct sim_dev *sdev, const struct sim_inject *inj)
+static int pem_inject(struct sim_dev *sdev, struct sim_inject *inj)
 {
 	struct sim_pem *pem = sdev->model;
 

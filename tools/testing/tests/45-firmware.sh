@@ -1,0 +1,280 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest check of the CSPMU firmware and model of the simulator, independent
+# of the CSPMU drivers (tools/testing/sim/README.md, "Checking the CSPMU model"):
+# the APMT and SSDT the VM booted with, the devices they describe, the IRQ
+# domain, the inject grammar and the identification registers. Firmware
+# variants: default, cspmu32, cspmu-noatomic-dual, apmt-bad, impl-override.
+# If fw/ next to this script holds the tables gen.sh made for the variant,
+# the booted ones must be identical to them.
+
+# shellcheck disable=SC1091 # the guest's copy
+. "$(dirname "$0")/lib/lib.sh"
+
+HERE=$(dirname "$0")
+APMT=/sys/firmware/acpi/tables/APMT
+VAR=$(cat /sys/module/uncore_sim/parameters/topology)
+DEVS=$UNCORE_SIM/devices
+
+# ---- APMT ----
+
+if [ -r $APMT ]; then
+	ok "APMT table present"
+else
+	not_ok "APMT table present" "no $APMT"
+fi
+[ -f "$HERE/fw/apmt-$VAR.dat" ] &&
+	check_cmd "APMT is the one gen.sh wrote" cmp $APMT "$HERE/fw/apmt-$VAR.dat"
+
+# One line per node: base0 type flags id primary(hid or number) uid
+# base1 irq irqflags affinity impl_id; then "sum <byte sum mod 256>".
+decode() {
+	od -An -tu1 -v "$1" | awk '
+	function u(o, n,    v, i) {
+		v = 0
+		for (i = n - 1; i >= 0; i--)
+			v = v * 256 + b[o + i]
+		return v
+	}
+	function hex(v,    s, d) {
+		if (v == 0)
+			return "0x0"
+		s = ""
+		while (v > 0) {
+			d = v % 16
+			s = substr("0123456789abcdef", d + 1, 1) s
+			v = int(v / 16)
+		}
+		return "0x" s
+	}
+	{ for (i = 1; i <= NF; i++) { b[n++] = $i; sum += $i } }
+	END {
+		len = u(4, 4)
+		for (o = 36; o + 56 <= len; o += u(o, 2)) {
+			if (u(o, 2) < 56)
+				break
+			t = b[o + 3]
+			if (t == 3) {
+				p = ""
+				for (i = 8; i < 16; i++)
+					p = p sprintf("%c", b[o + i])
+			} else {
+				p = u(o + 8, 8)
+			}
+			print hex(u(o + 20, 8)), t, b[o + 2], hex(u(o + 4, 4)), p,
+			      u(o + 16, 4), hex(u(o + 28, 8)), u(o + 36, 4),
+			      u(o + 44, 4), u(o + 48, 4), hex(u(o + 52, 4))
+		}
+		print "sum", sum % 256, "len", len, "size", n
+	}'
+}
+
+nodes=/tmp/apmt.txt
+decode $APMT > $nodes
+check_eq "APMT checksum" "0" "$(awk '$1 == "sum" { print $2 }' $nodes)"
+check_eq "APMT length is the file size" "$(awk '$1 == "sum" { print $6 }' $nodes)" \
+	"$(awk '$1 == "sum" { print $4 }' $nodes)"
+check_eq "APMT header" "APMT UNCSIM" \
+	"$(dd if=$APMT bs=1 count=4 2>/dev/null) $(dd if=$APMT bs=1 skip=10 count=6 2>/dev/null)"
+ncspmu=$(awk '$2 ~ /^(ucf|pcie|pcie_tgt)$/' "$DEVS" | wc -l)
+check_eq "one APMT node per CSPMU device" "$ncspmu" "$(grep -vc '^sum' $nodes)"
+
+# expected node of each CSPMU device in the devices file
+bad=''
+while read -r name kind base; do
+	case $kind in ucf|pcie|pcie_tgt) ;; *) continue ;; esac
+	s=${name#nvidia_*pmu_}; s=${s%%_*}
+	r=0
+	case $name in *_rc_*) r=${name##*_rc_} ;; esac
+	case $kind in
+	ucf)		exp="$base 0 4 $(printf '0x%x' $((s * 256))) $s 0" ;;
+	pcie)
+		exp="$base 3 4 $(printf '0x%x' $((s * 256 + 16 + r))) SIMP0001 $((s * 16 + r))" ;;
+	pcie_tgt)
+		exp="$base 3 4 $(printf '0x%x' $((s * 256 + 32 + r))) SIMT0001 $((s * 16 + r))" ;;
+	esac
+	b1=0x0 impl=0x0
+	case $VAR in
+	cspmu-noatomic-dual)
+		b1=$(printf '0x%x' $((base + 0x1000)))
+		exp=$(echo "$exp" | awk '{ $3 = 1; print }') ;;
+	apmt-bad)
+		[ "$name" = nvidia_ucf_pmu_1 ] && exp=$(echo "$exp" | awk '{ $2 = 7; print }') ;;
+	impl-override)
+		[ "$name" = nvidia_ucf_pmu_1 ] && impl=0x2cf2036b ;;
+	esac
+	exp="$exp $b1 0 0 $((s * 2)) $impl"
+	got=$(awk -v b="$base" '$1 == b' $nodes)
+	[ "$got" = "$exp" ] || bad="$bad; $name: expected '$exp' got '$got'"
+done < "$DEVS"
+if [ -z "$bad" ]; then
+	ok "APMT nodes: base0, type, flags, id, HID/UID, base1, IRQ, affinity 2*socket, impl_id"
+else
+	not_ok "APMT nodes match the devices" "$bad"
+fi
+
+# processor UIDs: proc_affinity names the first CPU of a socket by its ACPI
+# processor UID, which is the ProcessorID of q35's Processor () objects
+# (Linux: per_cpu(processors, cpu)->acpi_id); find them in the DSDT
+procids=$(od -An -tu1 -v /sys/firmware/acpi/tables/DSDT | awk '
+	{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	END {
+		for (i = 0; i + 1 < n; i++) {
+			if (b[i] != 91 || b[i + 1] != 131)	# ProcessorOp 5b 83
+				continue
+			o = i + 2 + 1 + int(b[i + 2] / 64)	# past PkgLength
+			name = ""
+			for (j = 0; j < 4; j++)
+				name = name sprintf("%c", b[o + j])
+			print name, b[o + 4]
+		}
+	}')
+bad=''
+for c in 0 1 2 3; do
+	path=$(cat /sys/devices/system/cpu/cpu$c/firmware_node/path 2>/dev/null)
+	id=$(echo "$procids" | awk -v n="${path##*.}" '$1 == n { print $2 }')
+	[ "$id" = "$c" ] || bad="$bad cpu$c:$path:id='$id'"
+done
+if [ -z "$bad" ]; then
+	ok "ACPI processor UID (ProcessorID) of CPU n is n"
+else
+	not_ok "ACPI processor UID (ProcessorID) of CPU n is n" "$bad" "$procids"
+fi
+check_eq "CPU 2 is on node 1" "1" "$(cat /sys/devices/system/cpu/cpu2/topology/physical_package_id)"
+
+# ---- SSDT devices ----
+
+[ -f "$HERE/fw/ssdt-$VAR.aml" ] && {
+	m=''
+	for t in /sys/firmware/acpi/tables/SSDT*; do
+		cmp -s "$t" "$HERE/fw/ssdt-$VAR.aml" && m=$t
+	done
+	if [ -n "$m" ]; then
+		ok "SSDT is the one gen.sh wrote (${m##*/})"
+	else
+		not_ok "SSDT is the one gen.sh wrote"
+	fi
+}
+
+for hid in SIMP0001 SIMT0001; do
+	uids=$(cat /sys/bus/acpi/devices/$hid:*/uid 2>/dev/null | sort -n | tr '\n' ' ')
+	check_eq "$hid devices and _UIDs" "0 1 2 3 4 5 16 17 18 19 20 21 " "$uids"
+	bad=''
+	for d in /sys/bus/acpi/devices/"$hid":*; do
+		[ -e "$d/physical_node" ] || bad="$bad ${d##*/}"
+	done
+	if [ -z "$bad" ]; then
+		ok "$hid: a platform device each"
+	else
+		not_ok "$hid: a platform device each" "missing:$bad"
+	fi
+done
+check_eq "instance_id in the SSDT 24 times" 24 \
+	"$(cat /sys/firmware/acpi/tables/SSDT* | grep -ao instance_id | wc -l)"
+
+# PCIE-TGT _CRS: the filter window, claimed by the ACPI platform device
+bad=''
+while read -r name kind base; do
+	[ "$kind" = pcie_tgt ] || continue
+	fb=$(printf '%x' $((base + 0x2000)))
+	line=$(grep -i "^ *$fb-" /proc/iomem)
+	case $line in
+	*"$fb-$(printf '%x' $((base + 0x2fff))) : SIMT0001:"*) ;;
+	*) bad="$bad $name:'$line'" ;;
+	esac
+done < "$DEVS"
+if [ -z "$bad" ]; then
+	ok "PCIE-TGT _CRS = filter window (page0 + 0x2000) in /proc/iomem"
+else
+	not_ok "PCIE-TGT _CRS = filter window" "$bad"
+fi
+check_eq "PCIE devices have no _CRS" "" "$(grep SIMP0001 /proc/iomem)"
+
+# ---- IRQ domain ----
+
+n=0
+for d in /sys/kernel/irq/*; do
+	[ "$(cat "$d"/chip_name 2>/dev/null)" = uncore_sim ] || continue
+	n=$((n + 1))
+	t=$(cat "$d"/type)
+	[ "$t" = level ] || not_ok "IRQ ${d##*/} is level" "type $t"
+done
+check_eq "one uncore_sim IRQ per CSPMU device" "$ncspmu" "$n"
+
+# ---- inject grammar ----
+
+UCF=$UNCORE_SIM/nvidia_ucf_pmu_0
+PCIE=$UNCORE_SIM/nvidia_pcie_pmu_0_rc_1
+TGT=$UNCORE_SIM/nvidia_pcie_tgt_pmu_1_rc_0
+good() { check_cmd "inject $(basename "$1"): $2" sh -c "echo '$2' > $1/inject"; }
+bad() { check_fail "inject $(basename "$1") refuses: $2" sh -c "echo '$2' > $1/inject"; }
+
+good "$UCF" 'event=slc_bytes_rd value=4096 src=loc_cpu dst=loc_cmem'
+good "$UCF" 'event=cycles value=10'
+good "$UCF" 'event=0x0'
+good "$UCF" 'event=0x100000000 src=rem dst=rem'
+good "$UCF" 'event=slc_access_atomic src=loc_noncpu dst=loc_other'
+bad "$UCF" 'event=slc_access'
+bad "$UCF" 'event=0x200000000'
+bad "$UCF" 'event=mem_bytes_rd src=cpu'
+bad "$UCF" 'event=mem_bytes_rd dst=loc_pcie_p2p'
+bad "$UCF" 'event=mem_bytes_rd rp=1'
+good "$PCIE" 'event=rd_req value=10 rp=1 bdf=0x0180 dst=rem'
+good "$PCIE" 'event=rd_cum_outs rp=7 bdf=0xffff dst=loc_pcie_cxl'
+good "$PCIE" 'event=cycles'
+bad "$PCIE" 'event=rd_req rp=8'
+bad "$PCIE" 'event=rd_req bdf=0x10000'
+bad "$PCIE" 'event=rd_req dst=loc_other'
+bad "$PCIE" 'event=rd_req src=loc_cpu'
+good "$TGT" 'event=wr_bytes value=64 rp=2 addr=0x10040'
+good "$TGT" 'event=rd_req addr=0xffffffffffffffff target=cxl'
+good "$TGT" 'event=cycles value=5'
+good "$TGT" 'event=0x7'
+bad "$TGT" 'event=0x8'
+bad "$TGT" 'event=rd_cum_outs'
+bad "$TGT" 'event=rd_req target=mmio'
+bad "$TGT" 'event=rd_req addr=0x10000000000000000'
+check_fail "a bad second line fails the whole write" \
+	sh -c "printf 'event=rd_req\nevent=bogus\n' > $PCIE/inject"
+
+# ---- registers ----
+
+reg() { awk -v k="$2" '$1 == k { print $2 }' "$1/regs"; }
+check_eq "UCF PMIIDR" 0x2cf2036b "$(reg "$UCF" page0:0xe08)"
+check_eq "PCIE PMIIDR" 0x1030136b "$(reg "$PCIE" page0:0xe08)"
+check_eq "PCIE-TGT PMIIDR" 0x1070036b "$(reg "$TGT" page0:0xe08)"
+if [ "$VAR" = cspmu32 ]; then
+	check_eq "PMCFGR: N=8 (8 + cycle), SIZE=31, CC" 0x5f08 "$(reg "$UCF" page0:0xe00)"
+else
+	check_eq "PMCFGR: N=8 (8 + cycle), SIZE=63, CC" 0x7f08 "$(reg "$UCF" page0:0xe00)"
+fi
+check_eq "UCF PMPIDR0..4" "0xcf 0xb2 0x2e 0x0 0x3" \
+	"$(for o in 0xfe0 0xfe4 0xfe8 0xfec 0xfd0; do reg "$UCF" page0:$o; done | tr '\n' ' ' |
+	sed 's/ $//')"
+check_eq "PCIE PMPIDR3 (revision 1)" 0x10 "$(reg "$PCIE" page0:0xfec)"
+check_eq "PMCR reads 0 after reset" 0x0 "$(reg "$UCF" page0:0xe04)"
+if [ "$VAR" = cspmu32 ]; then
+	cn="page0:0x0 page0:0x4 page0:0x8 page0:0xc page0:0x10 page0:0x14 page0:0x18"
+	cn="$cn page0:0x1c page0:0x7c"
+else
+	cn="page0:0x0 page0:0x8 page0:0x10 page0:0x18 page0:0x20 page0:0x28 page0:0x30"
+	cn="$cn page0:0x38 page0:0xf8"
+fi
+[ "$VAR" = cspmu-noatomic-dual ] && cn=$(echo "$cn" | sed 's/page0/page1/g')
+check_eq "counters 0-7 and the cycle counter (31)" "$cn" \
+	"$(awk '{ print $1 }' "$UCF/regs" | grep -E '^page[01]:0x([0-9a-f]|[0-9a-f][0-9a-f])$' |
+	tr '\n' ' ' | sed 's/ $//')"
+check_eq "PCIE-TGT: 8 slots of 5 registers" 40 "$(grep -c '^filter:' "$TGT/regs")"
+if [ "$VAR" = cspmu-noatomic-dual ]; then
+	check_eq "dual page: counters and PMOVS in page1" 11 "$(grep -c '^page1:' "$UCF/regs")"
+	check_eq "dual page: no counters in page0" "" "$(grep '^page0:0x0 ' "$UCF/regs")"
+else
+	check_eq "no page1 in the single-page default" 0 "$(grep -c '^page1:' "$UCF/regs")"
+fi
+check_eq "PMCCFILTR is listed" 0x0 "$(reg "$UCF" page0:0x47c)"
+before=$(cat "$UCF/stats")
+cat "$UCF/regs" "$TGT/regs" > /dev/null
+check_eq "reading regs is no register access" "$before" "$(cat "$UCF/stats")"
+
+done_testing

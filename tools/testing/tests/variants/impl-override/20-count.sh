@@ -1,0 +1,1 @@
+../../shared/cspmu-count.sh
