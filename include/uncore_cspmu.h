@@ -140,6 +140,36 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
  */
 #define uncore_cspmu_probe(pdev, impl) __uncore_cspmu_probe(pdev, impl, THIS_MODULE)
 
+/**
+ * module_uncore_cspmu_driver - a CSPMU driver module binding APMT devices
+ * @__prefix: prefix of the generated symbols
+ * @__name:   platform driver name
+ * @__impl:   the driver's struct uncore_cspmu_impl
+ *
+ * Every CSPMU driver binds the same arm-cs-arch-pmu devices and keeps the
+ * ones of its product (uncore_cspmu_probe() returns -ENODEV for the rest,
+ * so the driver core offers them to the next driver).
+ */
+#define module_uncore_cspmu_driver(__prefix, __name, __impl)		\
+static int __prefix##_probe(struct platform_device *pdev)		\
+{									\
+	return uncore_cspmu_probe(pdev, &(__impl));			\
+}									\
+static const struct platform_device_id __prefix##_id[] = {		\
+	{ UNCORE_APMT_DEV_NAME },					\
+	{ }								\
+};									\
+MODULE_DEVICE_TABLE(platform, __prefix##_id);				\
+static struct platform_driver __prefix##_driver = {			\
+	.driver = {							\
+		.name = __name,						\
+		.suppress_bind_attrs = true,				\
+	},								\
+	.probe = __prefix##_probe,					\
+	.id_table = __prefix##_id,					\
+};									\
+module_platform_driver(__prefix##_driver)
+
 /* Filter values with a default when the user gave none. */
 static inline u32 uncore_cspmu_filter(u64 cfg, u32 mask, u32 dflt)
 {

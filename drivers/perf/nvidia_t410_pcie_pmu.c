@@ -130,26 +130,7 @@ static const struct uncore_cspmu_impl pcie_pmu_impl = {
 	.validate_event	= pcie_validate_event,
 };
 
-static int pcie_pmu_probe(struct platform_device *pdev)
-{
-	return uncore_cspmu_probe(pdev, &pcie_pmu_impl);
-}
-
-static const struct platform_device_id pcie_pmu_id[] = {
-	{ UNCORE_APMT_DEV_NAME },
-	{ }
-};
-MODULE_DEVICE_TABLE(platform, pcie_pmu_id);
-
-static struct platform_driver pcie_pmu_driver = {
-	.driver = {
-		.name = "nvidia-t410-pcie-pmu",
-		.suppress_bind_attrs = true,
-	},
-	.probe = pcie_pmu_probe,
-	.id_table = pcie_pmu_id,
-};
-module_platform_driver(pcie_pmu_driver);
+module_uncore_cspmu_driver(pcie_pmu, "nvidia-t410-pcie-pmu", pcie_pmu_impl);
 
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA Tegra410 PCIE PMU driver");

@@ -254,26 +254,7 @@ static const struct uncore_cspmu_impl tgt_pmu_impl = {
 	.init		= tgt_init,
 };
 
-static int tgt_pmu_probe(struct platform_device *pdev)
-{
-	return uncore_cspmu_probe(pdev, &tgt_pmu_impl);
-}
-
-static const struct platform_device_id tgt_pmu_id[] = {
-	{ UNCORE_APMT_DEV_NAME },
-	{ }
-};
-MODULE_DEVICE_TABLE(platform, tgt_pmu_id);
-
-static struct platform_driver tgt_pmu_driver = {
-	.driver = {
-		.name = "nvidia-t410-pcie-tgt-pmu",
-		.suppress_bind_attrs = true,
-	},
-	.probe = tgt_pmu_probe,
-	.id_table = tgt_pmu_id,
-};
-module_platform_driver(tgt_pmu_driver);
+module_uncore_cspmu_driver(tgt_pmu, "nvidia-t410-pcie-tgt-pmu", tgt_pmu_impl);
 
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA Tegra410 PCIE-TGT PMU driver");

@@ -90,26 +90,7 @@ static const struct uncore_cspmu_impl ucf_pmu_impl = {
 	.set_cc_filter	= ucf_set_cc_filter,
 };
 
-static int ucf_pmu_probe(struct platform_device *pdev)
-{
-	return uncore_cspmu_probe(pdev, &ucf_pmu_impl);
-}
-
-static const struct platform_device_id ucf_pmu_id[] = {
-	{ UNCORE_APMT_DEV_NAME },
-	{ }
-};
-MODULE_DEVICE_TABLE(platform, ucf_pmu_id);
-
-static struct platform_driver ucf_pmu_driver = {
-	.driver = {
-		.name = "nvidia-t410-ucf-pmu",
-		.suppress_bind_attrs = true,
-	},
-	.probe = ucf_pmu_probe,
-	.id_table = ucf_pmu_id,
-};
-module_platform_driver(ucf_pmu_driver);
+module_uncore_cspmu_driver(ucf_pmu, "nvidia-t410-ucf-pmu", ucf_pmu_impl);
 
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA Tegra410 UCF PMU driver");
