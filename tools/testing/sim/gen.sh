@@ -249,6 +249,12 @@ BEGIN {
 	n = split(text, tok, " ")
 	if (n == 0)
 		next
+	if (tok[1] == "cpus_uid") {
+		if (n != 2 || tok[2] !~ /^[0-9]+$/)
+			err("cpus_uid takes one number")
+		cpus_uid = tok[2]
+		next
+	}
 	if (tok[1] == "setkind") {
 		if (n < 3 || index(KINDS, " " tok[2] " ") == 0)
 			err("setkind needs a kind and key=value...")
@@ -466,6 +472,12 @@ function asl(    d, w, i, k, first, last, nd, iid) {
 	banner(aout)
 	printf "DefinitionBlock (\"\", \"SSDT\", 2, \"UNCSIM\", \"%s\", 0x00000001)\n{\n",
 	       tableid > aout
+	# the processor container of QEMU has no _UID: give it one (container affinity)
+	if (cpus_uid != "") {
+		printf "    External (\\_SB.CPUS, DeviceObj)\n" > aout
+		printf "    Scope (\\_SB.CPUS)\n    {\n        Name (_UID, %s)\n    }\n", \
+		       asl_int(cpus_uid) > aout
+	}
 	printf "    Scope (\\_SB)\n    {\n" > aout
 	for (d = 1; d <= ndev; d++) {
 		if (dropped[d] || !acpi[d])

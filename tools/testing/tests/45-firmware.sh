@@ -5,7 +5,8 @@
 # of the CSPMU drivers (tools/testing/sim/README.md, "Checking the CSPMU model"):
 # the APMT and SSDT the VM booted with, the devices they describe, the IRQ
 # domain, the inject grammar and the identification registers. Firmware
-# variants: default, cspmu32, cspmu-noatomic-dual, apmt-bad, impl-override.
+# variants: default, cspmu32, cspmu-noatomic-dual, apmt-bad, impl-override,
+# container-affinity.
 # If fw/ next to this script holds the tables gen.sh made for the variant,
 # the booted ones must be identical to them.
 
@@ -103,6 +104,8 @@ while read -r name kind base; do
 		[ "$name" = nvidia_ucf_pmu_1 ] && exp=$(echo "$exp" | awk '{ $2 = 7; print }') ;;
 	impl-override)
 		[ "$name" = nvidia_ucf_pmu_1 ] && impl=0x2cf2036b ;;
+	container-affinity)
+		[ "$name" = nvidia_ucf_pmu_0 ] && exp=$(echo "$exp" | awk '{ $3 = 6; print }') ;;
 	esac
 	exp="$exp $b1 0 0 $((s * 2)) $impl"
 	got=$(awk -v b="$base" '$1 == b' $nodes)
