@@ -29,16 +29,17 @@
 #define max(a, b)		kstub_max(a, b)
 #define max_t(type, a, b)	kstub_max((type)(a), (type)(b))
 
+/* The kernel's min()/max() for user space, without a conditional. */
 static inline unsigned long long kstub_min(unsigned long long a,
 					   unsigned long long b)
 {
-	return a < b ? a : b;
+	return b ^ ((a ^ b) & -(unsigned long long)(a < b));
 }
 
 static inline unsigned long long kstub_max(unsigned long long a,
 					   unsigned long long b)
 {
-	return a > b ? a : b;
+	return a ^ ((a ^ b) & -(unsigned long long)(a < b));
 }
 
 #define lower_32_bits(n)	((u32)((n) & 0xffffffff))
