@@ -45,10 +45,10 @@ static inline unsigned long long kstub_max(unsigned long long a,
 #define lower_32_bits(n)	((u32)((n) & 0xffffffff))
 #define upper_32_bits(n)	((u32)((u64)(n) >> 32))
 #define GFP_KERNEL		0
-#define kzalloc(s, f)		calloc(1, s)
+#define kzalloc(s, f)		((void)(f), calloc(1, s))
 #define kfree(p)		free(p)
-#define module_param(n, t, p)
-#define MODULE_PARM_DESC(n, d)
+#define module_param(n, t, p)	extern char kstub_param_##n[sizeof(t *) + (p)]
+#define MODULE_PARM_DESC(n, d)	extern char kstub_desc_##n[sizeof(d)]
 #define pr_err(...)		fprintf(stderr, __VA_ARGS__)
 
 struct seq_file { int unused; };
