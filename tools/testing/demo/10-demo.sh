@@ -66,12 +66,13 @@ awk -F';' '
 		ghz = cc / ns
 		print "== derived over 2 s"
 		printf "PEM inbound reads/s          %12.0f\n", r / 2
-		printf "PEM average inbound latency  %12.1f cycles (ib_inflight / ib_reads)\n", f / r
+		printf "PEM average inbound latency  %12.1f cycles (ib_inflight / ib_reads)\n",
+			f / r
 		printf "PEM inbound posted payload   %12.3f MB/s (ib_tlp_dwords_pr * 4 bytes)\n",
 			d * 4 / 2 / 1e6
 		printf "CMEM frequency               %12.3f GHz (cycles / elapsed ns)\n", ghz
-		printf "CMEM average read latency    %12.1f cycles, %.1f ns (rd_cum_outs / rd_req)\n",
-			co / cr, co / cr / ghz
+		printf "CMEM average read latency    %12.1f cycles, %.1f ns %s\n",
+			co / cr, co / cr / ghz, "(rd_cum_outs / rd_req)"
 		printf "CMEM read bandwidth          %12.3f MB/s (rd_req * 32 bytes / elapsed)\n",
 			cr * 32 / ns * 1000
 		printf "UCF SLC reads, CPU to CMEM   %12.3f GB/s (slc_bytes_rd / elapsed ns)\n",
