@@ -13,7 +13,8 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest rcmap"
+ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest"
+ALL="$ALL rcmap perf-json"
 JOBS=$(nproc)
 # shellcheck source=tap.sh
 . "$HERE/tap.sh"
@@ -270,6 +271,7 @@ for c in $CHECKS; do
 	spdx)			check_spdx ;;
 	sim-selftest)		check_sim_selftest ;;
 	rcmap)			"$HERE/rcmap.sh" >"$TMP/rcm" 2>&1; tap_result $? rcmap "$TMP/rcm" ;;
+	perf-json)	"$HERE/perf-json.sh" >"$TMP/pj" 2>&1; tap_result $? perf-json "$TMP/pj" ;;
 	*)			echo "unknown check $c (have: $ALL)" >"$TMP/unknown"
 				tap_not_ok "$c" "$TMP/unknown" ;;
 	esac
