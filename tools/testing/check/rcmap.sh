@@ -127,6 +127,7 @@ t csv		0 two-socket two-socket /nonexistent --csv
 t select	0 two-socket two-socket "$S" -s 0002:81:00.1 000D:C4:00.0 0009:00:00.0
 t unmapped	1 two-socket two-socket "$S" 0005:01:00.0 0008:02:00.0 0001:05:00.0 05:00.0
 t old-pciutils	0 old-pciutils two-socket "$S"
+t mismatch	0 two-socket mismatch "$S"
 t no-dvsec	3 no-dvsec two-socket "$S"
 t non-root	4 non-root two-socket "$S"
 t unreadable	4 two-socket unreadable "$S"
