@@ -91,7 +91,13 @@ else
 	cp "$BUILD/fw/"*.aml "$BUILD/fw/"*.dat "$BUILD/tests/fw/" 2>/dev/null || true
 fi
 cp "$HERE/tests/lib/lib.sh" "$BUILD/tests/lib/"
-gcc -static -O2 -Wall -o "$BUILD/tests/lib/perf_open" "$HERE/tests/lib/perf_open.c"
+for t in perf_open pmu_fuzz; do
+	gcc -static -O2 -Wall -o "$BUILD/tests/lib/$t" "$HERE/tests/lib/$t.c"
+done
+# Bounds and seed of the fuzzer test, when the caller sets them.
+for v in UNCORE_FUZZ_SEED UNCORE_FUZZ_ITER UNCORE_FUZZ_TIME; do
+	[ -z "${!v:-}" ] || echo "$v=${!v}"
+done > "$BUILD/tests/lib/fuzz.conf"
 
 tests=(--tests "$BUILD/tests")
 if [ -n "$extra" ]; then
