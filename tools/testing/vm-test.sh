@@ -76,7 +76,7 @@ for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
 	[ -f "$t" ] && tables+=(--acpitable "$t")
 done
 
-# Guest tests: the scripts, their library and the static errno helper.
+# Guest tests: the scripts, their library and its static helpers.
 # The default firmware runs tests/*; a variant runs tests/variants/<variant>/*.
 tdir=$HERE/tests
 [ "$variant" = default ] || tdir=$HERE/tests/variants/$variant
@@ -91,8 +91,9 @@ else
 	cp "$BUILD/fw/"*.aml "$BUILD/fw/"*.dat "$BUILD/tests/fw/" 2>/dev/null || true
 fi
 cp "$HERE/tests/lib/lib.sh" "$BUILD/tests/lib/"
-for t in perf_open pmu_fuzz; do
-	gcc -static -O2 -Wall -o "$BUILD/tests/lib/$t" "$HERE/tests/lib/$t.c"
+for c in "$HERE/tests/lib/"*.c; do
+	t=$(basename "$c" .c)
+	gcc -static -O2 -Wall -o "$BUILD/tests/lib/$t" "$c"
 done
 # Bounds and seed of the fuzzer test, when the caller sets them.
 for v in UNCORE_FUZZ_SEED UNCORE_FUZZ_ITER UNCORE_FUZZ_TIME; do
