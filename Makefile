@@ -4,6 +4,7 @@
 #
 #   make [KDIR=<kernel build tree>] [ARCH=arm64 CROSS_COMPILE=...] [COMPILE_TEST=1] [W=1] [C=2]
 #   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=variant]
+#   make fuzz-soak [FUZZ_SEED=n]
 
 HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/x86_64/x86/')
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -35,7 +36,7 @@ endif
 GEN := $(CURDIR)/.build/$(TARGET_ARCH)$(subst /,_,$(abspath $(KDIR)))
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(CONFIGS) UNCORE_GEN=$(GEN)
 
-.PHONY: all modules install clean check demo vm-test help FORCE
+.PHONY: all modules install clean check demo vm-test fuzz-soak help FORCE
 
 all: modules
 
@@ -79,5 +80,12 @@ vm-test:
 demo:
 	+tools/testing/vm-test.sh --demo
 
+# make fuzz-soak [FUZZ_SEED=n]: the perf_event_open fuzzer alone, for longer
+# than make check gives it (20000 iterations or 480 s, whichever ends first).
+fuzz-soak:
+	+UNCORE_FUZZ_ITER=20000 UNCORE_FUZZ_TIME=480 \
+		$(if $(FUZZ_SEED),UNCORE_FUZZ_SEED=$(FUZZ_SEED)) \
+		tools/testing/vm-test.sh --only '95-*'
+
 help:
-	@sed -n '3,6p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,7p' $(firstword $(MAKEFILE_LIST))

@@ -12,6 +12,9 @@
 #include "uncore_apmt.h"
 #include "uncore_pmu.h"
 
+/* Each page holds registers up to 0xfff */
+#define CSPMU_PAGE_SIZE		0x1000
+
 /* Page 0 registers */
 #define CSPMU_PMEVTYPER(n)	(0x400 + 4 * (n))
 #define CSPMU_PMCCFILTR		0x47c

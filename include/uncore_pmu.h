@@ -271,9 +271,9 @@ void uncore_backend_unregister(const struct uncore_backend *be);
 int uncore_map_resource(struct device *dev, struct resource *res,
 			struct uncore_win *win);
 int uncore_map_window(struct platform_device *pdev, unsigned int index,
-		      struct uncore_win *win);
+		      struct uncore_win *win, resource_size_t min_size);
 int uncore_map_windows(struct platform_device *pdev, struct uncore_win *wins,
-		       unsigned int n);
+		       unsigned int n, resource_size_t min_size);
 int uncore_acpi_socket(struct device *dev, u32 *socket);
 
 int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,

@@ -126,12 +126,11 @@ static int pem_pmu_probe(struct platform_device *pdev)
 	if (!pem)
 		return -ENOMEM;
 
-	ret = uncore_map_window(pdev, 0, &pem->regs);
+	/* The window must reach the end of the last counter (ats_inv_latency). */
+	ret = uncore_map_window(pdev, 0, &pem->regs,
+				pem_counter_offset[PEM_NUM_EVENTS - 1] + 8);
 	if (ret)
 		return ret;
-	if (pem->regs.size < pem_counter_offset[PEM_NUM_EVENTS - 1] + 8)
-		return dev_err_probe(dev, -EINVAL, "register window %pR too small\n",
-				     platform_get_resource(pdev, IORESOURCE_MEM, 0));
 
 	ret = uncore_pmu_init(&pem->upmu, dev, &pem_pmu_desc);
 	if (ret)

@@ -40,6 +40,8 @@
 
 #define C2C_EV_CYCLES		0x0
 #define C2C_NUM_EVENTS		9
+/* Each window must reach the last counter's high word (0x8b4 + 4). */
+#define C2C_WIN_SIZE		0x8b8
 
 /* Low word of each event's 64-bit counter; the high word follows at +4. */
 static const u16 c2c_cntr[C2C_NUM_EVENTS] = {
@@ -293,10 +295,10 @@ static int c2c_pmu_probe(struct platform_device *pdev)
 	ret = c2c_pmu_peers(c2c, type);
 	if (ret)
 		return ret;
-	ret = uncore_map_windows(pdev, c2c->inst, type->nr_inst);
+	ret = uncore_map_windows(pdev, c2c->inst, type->nr_inst, C2C_WIN_SIZE);
 	if (ret)
 		return ret;
-	ret = uncore_map_window(pdev, type->nr_inst, &c2c->bcast);
+	ret = uncore_map_window(pdev, type->nr_inst, &c2c->bcast, C2C_WIN_SIZE);
 	if (ret)
 		return ret;
 

@@ -36,6 +36,9 @@
 #define CMEM_CTRL_COUNT		0x1
 #define CMEM_CTRL_CLEAR		0x2
 
+/* Each window must reach the end of the last counter (0x860, 64 bits). */
+#define CMEM_WIN_SIZE		0x868
+
 #define CMEM_EV_CYCLES		0x0
 #define CMEM_EV_RD_REQ		0x1
 #define CMEM_EV_RD_CUM_OUTS	0x2
@@ -151,10 +154,10 @@ static int cmem_pmu_probe(struct platform_device *pdev)
 	ret = uncore_pmu_socket_cpus(&cmem->upmu, socket);
 	if (ret)
 		return ret;
-	ret = uncore_map_windows(pdev, cmem->inst, CMEM_NUM_INST);
+	ret = uncore_map_windows(pdev, cmem->inst, CMEM_NUM_INST, CMEM_WIN_SIZE);
 	if (ret)
 		return ret;
-	ret = uncore_map_window(pdev, CMEM_NUM_INST, &cmem->bcast);
+	ret = uncore_map_window(pdev, CMEM_NUM_INST, &cmem->bcast, CMEM_WIN_SIZE);
 	if (ret)
 		return ret;
 

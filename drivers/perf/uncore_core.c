@@ -166,39 +166,47 @@ EXPORT_SYMBOL_NS_GPL(uncore_map_resource, UNCORE_NS);
 
 /**
  * uncore_map_window - request and map MEM resource @index of @pdev
- * @pdev:  the platform device
- * @index: index of the MEM resource
- * @win:   filled in with the mapping
+ * @pdev:     the platform device
+ * @index:    index of the MEM resource
+ * @win:      filled in with the mapping
+ * @min_size: the window must hold this many bytes (the last register's end)
  *
- * Return: 0 or a negative errno, as uncore_map_resource().
+ * Return: 0, -ENXIO (printed) if firmware gives no such resource, -EINVAL
+ * (printed) if it is shorter than @min_size, or uncore_map_resource()'s errno.
  */
 int uncore_map_window(struct platform_device *pdev, unsigned int index,
-		      struct uncore_win *win)
+		      struct uncore_win *win, resource_size_t min_size)
 {
 	struct resource *res = platform_get_resource(pdev, IORESOURCE_MEM, index);
 
 	if (!res)
 		return dev_err_probe(&pdev->dev, -ENXIO, "no MEM resource %u\n", index);
+	if (resource_size(res) < min_size)
+		return dev_err_probe(&pdev->dev, -EINVAL,
+				     "MEM resource %u is %#llx bytes, registers need %#llx\n",
+				     index, (unsigned long long)resource_size(res),
+				     (unsigned long long)min_size);
 	return uncore_map_resource(&pdev->dev, res, win);
 }
 EXPORT_SYMBOL_NS_GPL(uncore_map_window, UNCORE_NS);
 
 /**
  * uncore_map_windows - map MEM resources 0 to @n - 1 of @pdev, in order
- * @pdev: the platform device
- * @wins: @n windows filled in
- * @n:    how many
+ * @pdev:     the platform device
+ * @wins:     @n windows filled in
+ * @n:        how many
+ * @min_size: the size each must have at least, as for uncore_map_window()
  *
  * Return: 0 or the errno of the first window that failed.
  */
 int uncore_map_windows(struct platform_device *pdev, struct uncore_win *wins,
-		       unsigned int n)
+		       unsigned int n, resource_size_t min_size)
 {
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		ret = uncore_map_window(pdev, i, &wins[i]);
+		ret = uncore_map_window(pdev, i, &wins[i], min_size);
 		if (ret)
 			return ret;
 	}

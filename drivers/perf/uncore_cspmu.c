@@ -460,19 +460,23 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 	c->apmt = *plat;
 	c->atomic64 = c->apmt->flags & UNCORE_APMT_ATOMIC;
 
-	ret = uncore_map_window(pdev, 0, &c->page0);
+	ret = uncore_map_window(pdev, 0, &c->page0, CSPMU_PAGE_SIZE);
 	if (ret)
 		return ret;
 	c->page1 = c->page0;
 	if (platform_get_resource(pdev, IORESOURCE_MEM, 1)) {
-		ret = uncore_map_window(pdev, 1, &c->page1);
+		ret = uncore_map_window(pdev, 1, &c->page1, CSPMU_PAGE_SIZE);
 		if (ret)
 			return ret;
 	}
 
 	c->pmiidr = le32_to_cpu(c->apmt->impl_id) ?: cspmu_read_pmiidr(c);
-	if ((c->pmiidr & CSPMU_PRODID_MASK) != impl->prodid)
+	if ((c->pmiidr & CSPMU_PRODID_MASK) != impl->prodid) {
+		/* Normal for other vendors' PMUs: leave it to the next driver. */
+		dev_dbg(dev, "PMIIDR %#x: not a product of %s\n", c->pmiidr,
+			module_name(owner));
 		return -ENODEV;
+	}
 
 	ret = uncore_pmu_init(&c->upmu, dev, &impl->desc);
 	if (ret)

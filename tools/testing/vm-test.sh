@@ -76,7 +76,7 @@ for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
 	[ -f "$t" ] && tables+=(--acpitable "$t")
 done
 
-# Guest tests: the scripts, their library and the static errno helper.
+# Guest tests: the scripts, their library and its static helpers.
 # The default firmware runs tests/*; a variant runs tests/variants/<variant>/*.
 tdir=$HERE/tests
 [ "$variant" = default ] || tdir=$HERE/tests/variants/$variant
@@ -91,7 +91,14 @@ else
 	cp "$BUILD/fw/"*.aml "$BUILD/fw/"*.dat "$BUILD/tests/fw/" 2>/dev/null || true
 fi
 cp "$HERE/tests/lib/lib.sh" "$BUILD/tests/lib/"
-gcc -static -O2 -Wall -o "$BUILD/tests/lib/perf_open" "$HERE/tests/lib/perf_open.c"
+for c in "$HERE/tests/lib/"*.c; do
+	t=$(basename "$c" .c)
+	gcc -static -O2 -Wall -o "$BUILD/tests/lib/$t" "$c"
+done
+# Bounds and seed of the fuzzer test, when the caller sets them.
+for v in UNCORE_FUZZ_SEED UNCORE_FUZZ_ITER UNCORE_FUZZ_TIME; do
+	[ -z "${!v:-}" ] || echo "$v=${!v}"
+done > "$BUILD/tests/lib/fuzz.conf"
 
 tests=(--tests "$BUILD/tests")
 if [ -n "$extra" ]; then

@@ -337,6 +337,9 @@ END {
 			for (x = 1; x < w; x++)
 				if (wn[d, x] == wn[d, w])
 					fatal(name[d] ": two windows named " wn[d, w])
+			# firmware-only devices (model=0) may overlap: a fault to probe
+			if (!prop(d, "model", 1))
+				continue
 			nall++
 			ad[nall] = d; aw[nall] = w
 		}
@@ -352,6 +355,7 @@ END {
 	for (d = 1; d <= ndev; d++)
 		for (e = 1; e < d; e++)
 			if (!dropped[d] && !dropped[e] && acpi[d] && acpi[e] && \
+			    prop(d, "model", 1) && prop(e, "model", 1) && \
 			    hid[d] == hid[e] && uid[d] == uid[e])
 				fatal(name[d] " and " name[e] " have the same _HID and _UID")
 	if (hout != "")
@@ -366,7 +370,7 @@ function header(    d, w, i, p) {
 	p = "sim_" cid
 	banner(hout)
 	for (d = 1; d <= ndev; d++) {
-		if (dropped[d])
+		if (dropped[d] || !prop(d, "model", 1))
 			continue
 		printf "\nstatic const struct sim_win_desc %s_wins_%d[] = {\n", p, d > hout
 		for (w = 1; w <= nw[d]; w++)
@@ -385,7 +389,7 @@ function header(    d, w, i, p) {
 	}
 	printf "\nstatic const struct sim_dev_desc %s_devs[] = {\n", p > hout
 	for (d = 1; d <= ndev; d++) {
-		if (dropped[d])
+		if (dropped[d] || !prop(d, "model", 1))
 			continue
 		printf "\t{\n\t\t.kind = SIM_KIND_%s,\n", toupper(kind[d]) > hout
 		printf "\t\t.name = \"%s\",\n", name[d] > hout
@@ -491,7 +495,7 @@ function asl(    d, w, i, k, first, last, nd, iid) {
 		printf "            Name (_HID, \"%s\")\n", hid[d] > aout
 		if (uid[d] ~ /^([0-9]+|0x[0-9a-fA-F]+)$/)
 			printf "            Name (_UID, %s)\n", asl_int(uid[d]) > aout
-		else
+		else if (uid[d] != "none")
 			printf "            Name (_UID, \"%s\")\n", uid[d] > aout
 		if (kind[d] != "pem")
 			printf "            Name (_PXM, %s)\n", hex(socket[d]) > aout

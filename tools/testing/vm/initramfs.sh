@@ -48,6 +48,8 @@ fi
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/uncore-initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
+# mktemp makes it 0700: the guest's / must let unprivileged users in
+chmod 755 "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,lib/modules-test,tests}
 
 cp "$bb" "$root/bin/busybox"

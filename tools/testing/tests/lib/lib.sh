@@ -83,3 +83,26 @@ sim_stat() {
 pmu_type() {
 	cat "$EV/$1/type"
 }
+
+# our_pmus: every PMU of ours that is registered
+our_pmus() {
+	ls $EV | grep -E '^(mrvl_pcie_rc_pmu_|nvidia_)'
+}
+
+# count_every_pmu VALUE: inject VALUE into one event of every PMU of ours
+# in one system-wide perf run; prints "pmu/event/=count" for each PMU that
+# did not count exactly VALUE (nothing when all did).
+count_every_pmu() {
+	args=""
+	inj=""
+	for p in $(our_pmus); do
+		case $p in
+		mrvl_*)	e=ib_tlp_npr ;;
+		*)	e=cycles ;;
+		esac
+		args="$args -e $p/$e/"
+		inj="$inj echo 'event=$e value=$1' > $UNCORE_SIM/$p/inject;"
+	done
+	perf stat -a -x';' $args -- sh -c "$inj" 2>&1 >/dev/null |
+		awk -F';' -v v="$1" '$1 != v { print $3 "=" $1 }'
+}
