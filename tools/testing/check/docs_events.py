@@ -13,8 +13,9 @@
 # PMU's variant, PCIE requester-filter rules, groups on one PMU). A table
 # that follows an RST comment ".. uncore-events: <driver.c>" or
 # ".. uncore-formats: <driver.c>" must list exactly the driver's events
-# with their ids, or formats with their bits. Problems go to stdout, one a
-# line; the exit status is 1 if there was any.
+# with their ids, or formats with their bits. The PMU name patterns below
+# must be names the drivers register. Problems go to stdout, one a line;
+# the exit status is 1 if there was any.
 
 import os
 import re
@@ -65,6 +66,11 @@ class Driver:
             self.events[m.group(2)] = (self.eval(m.group(3)), self.eval(m.group(4) or '0'))
         if not self.formats or not self.events:
             err('%s: no format or event table found' % name)
+        # PMU names the driver registers, as patterns like those of PMUS
+        self.names = set()
+        for m in re.finditer(r'"((?:nvidia|mrvl)_[a-z0-9_%]+)"', src):
+            pat = m.group(1).replace('%u', r'\d+').replace('%llx', '[0-9a-f]+')
+            self.names.add(pat)
 
     def read_defines(self, path):
         with open(path) as f:
@@ -310,9 +316,11 @@ def check_tables(path, text, drivers):
 def main():
     repo = sys.argv[1]
     drivers = {}
-    for _, drv, _ in PMUS:
+    for pat, drv, _ in PMUS:
         if drv not in drivers:
             drivers[drv] = Driver(repo, drv)
+        if pat not in drivers[drv].names:
+            err('%s registers no PMU named %s' % (drv, pat))
     strings = tables = 0
     for path in sys.argv[2:]:
         with open(os.path.join(repo, path)) as f:
