@@ -12,7 +12,8 @@
 #     kernel-doc comment;
 #  4. docs_events.py finds a perf event string in the documentation or
 #     README.md that our drivers would not accept, or an event or format
-#     table that differs from a driver's.
+#     table that differs from a driver's;
+#  5. a page under Documentation/ does not start with the SPDX line.
 # The two kernel sources come from deps.sh; the pieces used are extracted
 # once under $UNCORE_CACHE/docs. Output: the problems found, one a line.
 set -u
@@ -138,6 +139,18 @@ check_sphinx()
 	[ $bad -eq 0 ] || sed 's/^/  /' "$out"
 }
 
+# The kernel's form of the licence line, as the first line of every page.
+check_spdx_rst()
+{
+	# split, so that checkpatch does not take it for this file's tag
+	local f want=".. SPDX""-License-Identifier: GPL-2.0"
+
+	for f in $(cd "$REPO" && git ls-files -co --exclude-standard -- 'Documentation/*.rst'); do
+		[ "$(head -n 1 "$REPO/$f")" = "$want" ] ||
+			fail "$f: first line is not '$want'"
+	done
+}
+
 check_events()
 {
 	local docs out=$TMP/events.out
@@ -161,6 +174,7 @@ KDOC612=$DEST/6.12/scripts/kernel-doc
 SPHINX_VERSION=$(sphinx-build --version | sed -n 's/^sphinx-build \([0-9.]*\).*/\1/p')
 [ -n "$SPHINX_VERSION" ] || { echo "sphinx-build missing (run deps.sh)"; exit 1; }
 
+check_spdx_rst
 check_sphinx
 check_kerneldoc
 check_events
