@@ -18,9 +18,22 @@
 #else
 #define UNCORE_NS UNCORE_PMU
 #endif
+
+/**
+ * UNCORE_IMPORT_NS - import the helper layer's symbol namespace
+ *
+ * Every driver module using the helper layer states this once.
+ */
 #define UNCORE_IMPORT_NS()	MODULE_IMPORT_NS(UNCORE_NS)
 
-/* struct pmu gained a parent device in 6.5. */
+/**
+ * uncore_compat_set_parent - set the parent device of a PMU where possible
+ * @pmu: the perf PMU, before registration
+ * @dev: its device
+ *
+ * &struct pmu has a parent device from 6.5 on; older kernels have none,
+ * and the PMU then appears without one in sysfs.
+ */
 static inline void uncore_compat_set_parent(struct pmu *pmu, struct device *dev)
 {
 #ifdef UNCORE_HAVE_PMU_PARENT

@@ -124,6 +124,12 @@ struct uncore_cspmu {
 	void *priv;
 };
 
+/**
+ * to_uncore_cspmu - the CSPMU instance that embeds a perf PMU
+ * @pmu: the perf PMU of a CSPMU driver
+ *
+ * Return: the containing &struct uncore_cspmu.
+ */
 static inline struct uncore_cspmu *to_uncore_cspmu(struct pmu *pmu)
 {
 	return container_of(to_uncore_pmu(pmu), struct uncore_cspmu, upmu);
@@ -173,7 +179,14 @@ static struct platform_driver __prefix##_driver = {			\
 };									\
 module_platform_driver(__prefix##_driver)
 
-/* Filter values with a default when the user gave none. */
+/**
+ * uncore_cspmu_filter - a filter value with a default
+ * @cfg:  the config word holding the filter (config1 or config2)
+ * @mask: the filter's bits in @cfg
+ * @dflt: the value to use when the user set none of them
+ *
+ * Return: @cfg & @mask, or @dflt if that is 0.
+ */
 static inline u32 uncore_cspmu_filter(u64 cfg, u32 mask, u32 dflt)
 {
 	return (cfg & mask) ?: dflt;

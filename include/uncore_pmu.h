@@ -38,7 +38,14 @@
 /* Show associated_cpus in sysfs. */
 #define UNCORE_PMU_SHOW_ASSOC		BIT(2)
 
-/* Bits of uncore_pmu.warned: each message is printed once per PMU. */
+/**
+ * enum uncore_pmu_warn - messages uncore_pmu_warn_once() prints once per PMU
+ * @UNCORE_WARN_READ:   a counter read did not settle; the count was kept
+ * @UNCORE_WARN_IRQ:    the interrupt could not follow the active CPU
+ * @UNCORE_WARN_DRIVER: free for a driver's own message
+ *
+ * Each value is a bit number in &uncore_pmu.warned.
+ */
 enum uncore_pmu_warn {
 	UNCORE_WARN_READ,
 	UNCORE_WARN_IRQ,
@@ -176,6 +183,12 @@ struct uncore_pmu {
 	const struct attribute_group *groups[UNCORE_PMU_MAX_GROUPS];
 };
 
+/**
+ * to_uncore_pmu - the uncore PMU that embeds a perf PMU
+ * @pmu: &uncore_pmu.pmu of a registered uncore PMU
+ *
+ * Return: the containing &struct uncore_pmu.
+ */
 static inline struct uncore_pmu *to_uncore_pmu(struct pmu *pmu)
 {
 	return container_of(pmu, struct uncore_pmu, pmu);
@@ -208,18 +221,48 @@ struct uncore_event_attr {
 ssize_t uncore_format_show(struct device *dev, struct device_attribute *attr, char *buf);
 ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, char *buf);
 
+/**
+ * UNCORE_FORMAT_ATTR_VAR - a format/ entry for some variants
+ * @_name: the field name, also the file name
+ * @_spec: the bits, "config:0-5", "config1:8" or "config2:0-63"
+ * @_var:  variant bits it is shown for (see &uncore_pmu.variant); 0 for all
+ *
+ * For the NULL-terminated &uncore_pmu_desc.formats array. The bits of the
+ * shown entries are the only ones an event may set.
+ */
 #define UNCORE_FORMAT_ATTR_VAR(_name, _spec, _var)				\
 	(&((struct uncore_format_attr[]) {					\
 		{ .attr = __ATTR(_name, 0444, uncore_format_show, NULL),	\
 		  .spec = _spec, .variants = _var }				\
 	})[0].attr.attr)
+
+/**
+ * UNCORE_FORMAT_ATTR - a format/ entry shown for every variant
+ * @_name: the field name, also the file name
+ * @_spec: the bits, e.g. "config:0-5"
+ */
 #define UNCORE_FORMAT_ATTR(_name, _spec) UNCORE_FORMAT_ATTR_VAR(_name, _spec, 0)
 
+/**
+ * UNCORE_EVENT_ATTR_VAR - an events/ entry for some variants
+ * @_name: the event name, also the file name
+ * @_id:   the event id, shown as "event=0x<id>"
+ * @_var:  variant bits it is shown for (see &uncore_pmu.variant); 0 for all
+ *
+ * For the NULL-terminated &uncore_pmu_desc.events array. With
+ * %UNCORE_PMU_FIXED_EVENTS only the ids of shown entries are accepted.
+ */
 #define UNCORE_EVENT_ATTR_VAR(_name, _id, _var)				\
 	(&((struct uncore_event_attr[]) {					\
 		{ .attr = __ATTR(_name, 0444, uncore_event_show, NULL),	\
 		  .id = _id, .variants = _var }					\
 	})[0].attr.attr)
+
+/**
+ * UNCORE_EVENT_ATTR - an events/ entry shown for every variant
+ * @_name: the event name, also the file name
+ * @_id:   the event id
+ */
 #define UNCORE_EVENT_ATTR(_name, _id) UNCORE_EVENT_ATTR_VAR(_name, _id, 0)
 
 /* Register access: relaxed MMIO, or the backend for windows it claims. */
@@ -227,11 +270,26 @@ DECLARE_STATIC_KEY_FALSE(uncore_backend_active);
 u64 uncore_backend_read(const struct uncore_win *win, u32 off, unsigned int bytes);
 void uncore_backend_write(const struct uncore_win *win, u32 off, u64 val, unsigned int bytes);
 
+/**
+ * uncore_win_redirected - do accesses to @win go to the register backend
+ * @win: a mapped window
+ *
+ * Return: true only while a backend is registered and it claimed @win.
+ */
 static __always_inline bool uncore_win_redirected(const struct uncore_win *win)
 {
 	return static_branch_unlikely(&uncore_backend_active) && win->backend;
 }
 
+/**
+ * uncore_read32 - read a 32-bit register
+ * @win: the window
+ * @off: register offset in @win
+ *
+ * Relaxed MMIO (no ordering against memory), or the backend's model.
+ *
+ * Return: the register value.
+ */
 static __always_inline u32 uncore_read32(const struct uncore_win *win, u32 off)
 {
 	if (uncore_win_redirected(win))
@@ -239,6 +297,14 @@ static __always_inline u32 uncore_read32(const struct uncore_win *win, u32 off)
 	return readl_relaxed(win->base + off);
 }
 
+/**
+ * uncore_write32 - write a 32-bit register
+ * @win: the window
+ * @off: register offset in @win
+ * @val: the value
+ *
+ * Relaxed MMIO (no ordering against memory), or the backend's model.
+ */
 static __always_inline void uncore_write32(const struct uncore_win *win, u32 off, u32 val)
 {
 	if (uncore_win_redirected(win))
@@ -247,6 +313,16 @@ static __always_inline void uncore_write32(const struct uncore_win *win, u32 off
 		writel_relaxed(val, win->base + off);
 }
 
+/**
+ * uncore_read64 - read a 64-bit register with a single access
+ * @win: the window
+ * @off: register offset in @win, 8-byte aligned
+ *
+ * For registers that support single-copy atomic 64-bit reads; otherwise
+ * use uncore_read_hilohi().
+ *
+ * Return: the register value.
+ */
 static __always_inline u64 uncore_read64(const struct uncore_win *win, u32 off)
 {
 	if (uncore_win_redirected(win))
@@ -254,6 +330,12 @@ static __always_inline u64 uncore_read64(const struct uncore_win *win, u32 off)
 	return readq_relaxed(win->base + off);
 }
 
+/**
+ * uncore_write64 - write a 64-bit register with a single access
+ * @win: the window
+ * @off: register offset in @win, 8-byte aligned
+ * @val: the value
+ */
 static __always_inline void uncore_write64(const struct uncore_win *win, u32 off, u64 val)
 {
 	if (uncore_win_redirected(win))

@@ -14,7 +14,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest"
-ALL="$ALL rcmap perf-json"
+ALL="$ALL rcmap perf-json docs"
 JOBS=$(nproc)
 # shellcheck source=tap.sh
 . "$HERE/tap.sh"
@@ -272,6 +272,8 @@ for c in $CHECKS; do
 	sim-selftest)		check_sim_selftest ;;
 	rcmap)			"$HERE/rcmap.sh" >"$TMP/rcm" 2>&1; tap_result $? rcmap "$TMP/rcm" ;;
 	perf-json)	"$HERE/perf-json.sh" >"$TMP/pj" 2>&1; tap_result $? perf-json "$TMP/pj" ;;
+	docs)			"$HERE/docs.sh" >"$TMP/docs.out" 2>&1
+				tap_result $? docs "$TMP/docs.out" ;;
 	*)			echo "unknown check $c (have: $ALL)" >"$TMP/unknown"
 				tap_not_ok "$c" "$TMP/unknown" ;;
 	esac
