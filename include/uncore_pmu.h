@@ -20,6 +20,15 @@
 
 #include "uncore_compat.h"
 
+/*
+ * The package version (dkms.conf), stamped into every module: DKMS
+ * refuses to install over a same-named in-kernel module whose version
+ * string equals ours, and in-kernel modules carry none.
+ */
+#ifndef UNCORE_PMU_VERSION
+#define UNCORE_PMU_VERSION	"0"
+#endif
+
 /* Most counters (or logical event slots) one PMU instance tracks. */
 #define UNCORE_PMU_MAX_COUNTERS		64
 /* Attribute groups: format, events, cpumask, identifier, driver extras. */

@@ -937,3 +937,4 @@ module_exit(uncore_pmu_module_exit);
 
 MODULE_DESCRIPTION("Helper layer for uncore perf PMU drivers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(UNCORE_PMU_VERSION);
