@@ -9,6 +9,7 @@ PKGS="git perl gcc make bc flex bison libelf-dev libssl-dev kmod cpio xz-utils r
 	linux-headers-amd64 linux-source-6.1 linux-source-6.12
 	sparse coccinelle ocaml-nox python3
 	qemu-system-x86 busybox-static linux-perf acpica-tools"
+PKGS="$PKGS dkms openssl"  # DKMS package test (dkms.sh); openssl makes its signing key
 PKGS="$PKGS ${UNCORE_EXTRA_PKGS:-}"
 
 missing=
