@@ -47,7 +47,7 @@ REL=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$KDIR/include/generated/ut
 VER=$(bash -c '. "$1" && echo "$PACKAGE_VERSION"' _ "$REPO/dkms.conf")
 [ -n "$VER" ] || fail "dkms.conf: no PACKAGE_VERSION"
 NAME=$UNCORE_DKMS_NAME
-MV="-m $NAME -v $VER"
+MV=(-m "$NAME" -v "$VER")
 SRC=/usr/src/$NAME-$VER
 LIB=/lib/modules/$REL
 echo "package $NAME/$VER, kernel $REL ($ARCH), tree $KDIR"
@@ -57,13 +57,14 @@ exec 9>"$CACHE/.dkms-test.lock"
 flock 9
 TMP=$(mktemp -d)
 # Signing key and modprobe.d of the test, so that the machine's stay untouched.
-export mok_signing_key=$TMP/mok.key mok_certificate=$TMP/mok.pub
+export mok_signing_key="$TMP/mok.key" mok_certificate="$TMP/mok.pub"
 MK="make -s -C $REPO MODPROBE_D=$TMP/modprobe.d"
 
 # cleanup: what a failed run may leave (also a previous run's remains)
 cleanup()
 {
-	dkms status $MV 2>/dev/null | grep -q . && dkms remove $MV --all --no-depmod >/dev/null
+	dkms status "${MV[@]}" 2>/dev/null | grep -q . &&
+		dkms remove "${MV[@]}" --all --no-depmod >/dev/null
 	rm -rf "$SRC" "/var/lib/dkms/$NAME"
 }
 trap 'cleanup; rm -rf "$TMP"' EXIT
@@ -80,18 +81,21 @@ done
 step "dkms add"
 run $MK dkms-src
 [ -e "$SRC/tools" ] && fail "$SRC/tools: the simulator must not be packaged"
-run dkms add $MV
+run dkms add "${MV[@]}"
 
 step "dkms build with the shipped BUILD_EXCLUSIVE_ARCH on $ARCH: refused"
 rc=0
-dkms build $MV -k "$REL" --kernelsourcedir "$KDIR" >"$TMP/excl.log" 2>&1 || rc=$?
-[ $rc -eq 77 ] && grep -q 'BUILD_EXCLUSIVE directive which does not match' "$TMP/excl.log" ||
-	{ tail -n 25 "$TMP/excl.log"; fail "dkms build exited $rc, expected 77 (BUILD_EXCLUSIVE)"; }
+dkms build "${MV[@]}" -k "$REL" --kernelsourcedir "$KDIR" >"$TMP/excl.log" 2>&1 || rc=$?
+if [ $rc -ne 77 ] ||
+   ! grep -q 'BUILD_EXCLUSIVE directive which does not match' "$TMP/excl.log"; then
+	tail -n 25 "$TMP/excl.log"
+	fail "dkms build exited $rc, expected 77 (BUILD_EXCLUSIVE)"
+fi
 
 step "make dkms-install (dkms build, install) with COMPILE_TEST=1 on $ARCH"
 export UNCORE_DKMS_ARCH="^$ARCH\$" UNCORE_DKMS_COMPILE_TEST=1
 run $MK dkms-install DKMS_KVER="$REL" DKMS_FLAGS="--kernelsourcedir $KDIR --no-depmod"
-st=$(dkms status $MV)
+st=$(dkms status "${MV[@]}")
 echo "$st"
 [ "$st" = "$NAME/$VER, $REL, $ARCH: installed" ] || fail "dkms status: '$st'"
 cmp "$REPO/packaging/modprobe.d/uncore-pmu.conf" "$TMP/modprobe.d/uncore-pmu.conf" ||
@@ -125,7 +129,7 @@ for m in $MODS; do
 	f=$(find "$LIB" -name "$m.ko*")
 	[ -z "$f" ] || fail "left behind: $f"
 done
-[ -z "$(dkms status $MV)" ] || fail "dkms status: $(dkms status $MV)"
+[ -z "$(dkms status "${MV[@]}")" ] || fail "dkms status: $(dkms status "${MV[@]}")"
 [ ! -e "/var/lib/dkms/$NAME" ] || fail "left behind: /var/lib/dkms/$NAME"
 [ ! -e "$SRC" ] || fail "left behind: $SRC"
 [ ! -e "$TMP/modprobe.d/uncore-pmu.conf" ] || fail "modprobe.d file left behind"
