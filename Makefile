@@ -5,6 +5,7 @@
 #   make [KDIR=<kernel build tree>] [ARCH=arm64 CROSS_COMPILE=...] [COMPILE_TEST=1] [W=1] [C=2]
 #   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=variant]
 #   make fuzz-soak [FUZZ_SEED=n]
+#   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
 
 HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/x86_64/x86/')
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -28,13 +29,23 @@ CONFIGS += CONFIG_NVIDIA_TEGRA410_PCIE_PMU=m
 CONFIGS += CONFIG_NVIDIA_TEGRA410_PCIE_TGT_PMU=m
 endif
 
-# The register-level simulator is a test module: test builds only.
+# The register-level simulator is a test module: test builds only, and
+# never from the DKMS package, which does not carry it.
 ifneq ($(filter 1 y,$(COMPILE_TEST)),)
+ifneq ($(wildcard $(CURDIR)/tools/testing/sim/sim_core.c),)
 CONFIGS += CONFIG_UNCORE_SIM=m
 endif
+endif
+
+# The package version lives in dkms.conf only; sourcing it as dkms does
+# also gives the package name (a test may override it).
+DKMS_ID := $(shell bash -c '. $(CURDIR)/dkms.conf && echo "$$PACKAGE_NAME $$PACKAGE_VERSION"')
+DKMS_NAME := $(word 1,$(DKMS_ID))
+UNCORE_VERSION := $(word 2,$(DKMS_ID))
 
 GEN := $(CURDIR)/.build/$(TARGET_ARCH)$(subst /,_,$(abspath $(KDIR)))
-KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(CONFIGS) UNCORE_GEN=$(GEN)
+KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(CONFIGS) UNCORE_GEN=$(GEN) \
+	UNCORE_VERSION=$(UNCORE_VERSION)
 
 .PHONY: all modules install clean check demo vm-test fuzz-soak help FORCE
 
@@ -88,4 +99,44 @@ fuzz-soak:
 		tools/testing/vm-test.sh --only '95-*'
 
 help:
-	@sed -n '3,7p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,8p' $(firstword $(MAKEFILE_LIST))
+
+# ---- DKMS package (dkms.conf) ----
+#
+# make dkms-install [DKMS_KVER=<release>]: copy the package to
+# /usr/src/<name>-<version>/, dkms add, build and install it for the
+# running (or the given) kernel, and install the modprobe.d file that
+# keeps the in-kernel arm_cspmu modules away from our devices.
+# make dkms-remove: dkms remove for every kernel, then delete the sources
+# and the modprobe.d file. DKMS_FLAGS go to dkms build, install and remove
+# (e.g. --kernelsourcedir <tree>); MODPROBE_D moves the modprobe.d file.
+DKMS_KVER ?= $(shell uname -r)
+DKMS_SRC := /usr/src/$(DKMS_NAME)-$(UNCORE_VERSION)
+DKMS_MV := -m $(DKMS_NAME) -v $(UNCORE_VERSION)
+MODPROBE_D ?= /etc/modprobe.d
+MODPROBE_CONF := packaging/modprobe.d/uncore-pmu.conf
+# The package: the sources, this file and what it needs to build them.
+DKMS_FILES := dkms.conf $(firstword $(MAKEFILE_LIST)) Kbuild Kconfig LICENSE README.md \
+	scripts/conftest.sh $(MODPROBE_CONF) $(wildcard include/*.h drivers/perf/*.h) \
+	$(filter-out %.mod.c,$(wildcard drivers/perf/*.c))
+
+.PHONY: dkms-src dkms-install dkms-remove
+
+dkms-src:
+	@test -n "$(DKMS_NAME)" -a -n "$(UNCORE_VERSION)" || \
+		{ echo "dkms.conf: no PACKAGE_NAME or PACKAGE_VERSION" >&2; exit 1; }
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	tar -cf - $(DKMS_FILES) | tar -xf - -C $(DKMS_SRC)
+
+dkms-install: dkms-src
+	dkms status $(DKMS_MV) | grep -q . || dkms add $(DKMS_MV)
+	dkms build $(DKMS_MV) -k $(DKMS_KVER) --force $(DKMS_FLAGS)
+	dkms install $(DKMS_MV) -k $(DKMS_KVER) --force $(DKMS_FLAGS)
+	install -D -m 644 $(MODPROBE_CONF) $(MODPROBE_D)/uncore-pmu.conf
+
+dkms-remove:
+	if dkms status $(DKMS_MV) | grep -q .; then \
+		dkms remove $(DKMS_MV) --all $(DKMS_FLAGS); fi
+	rm -rf $(DKMS_SRC)
+	rm -f $(MODPROBE_D)/uncore-pmu.conf

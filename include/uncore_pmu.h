@@ -12,6 +12,7 @@
 #include <linux/device.h>
 #include <linux/io.h>
 #include <linux/jump_label.h>
+#include <linux/list.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
@@ -19,6 +20,15 @@
 #include <linux/types.h>
 
 #include "uncore_compat.h"
+
+/*
+ * The package version (dkms.conf), stamped into every module: DKMS
+ * refuses to install over a same-named in-kernel module whose version
+ * string equals ours, and in-kernel modules carry none.
+ */
+#ifndef UNCORE_PMU_VERSION
+#define UNCORE_PMU_VERSION	"0"
+#endif
 
 /* Most counters (or logical event slots) one PMU instance tracks. */
 #define UNCORE_PMU_MAX_COUNTERS		64
@@ -154,6 +164,7 @@ struct uncore_pmu_desc {
  * @event_mask:      config bits of the "event" format field
  * @warned:          messages already printed (enum uncore_pmu_warn)
  * @hp_node:         CPU hotplug instance
+ * @entry:           in the helper layer's list of registered PMUs
  * @used:            allocated counters
  * @events:          event on each allocated counter
  * @format_group:    format/, from @desc
@@ -176,6 +187,7 @@ struct uncore_pmu {
 	u64 event_mask;
 	unsigned long warned;
 	struct hlist_node hp_node;
+	struct list_head entry;
 	DECLARE_BITMAP(used, UNCORE_PMU_MAX_COUNTERS);
 	struct perf_event *events[UNCORE_PMU_MAX_COUNTERS];
 	struct attribute_group format_group;

@@ -166,3 +166,4 @@ module_platform_driver(pem_pmu_driver);
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("Marvell PEM Perf driver");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(UNCORE_PMU_VERSION);

@@ -196,3 +196,4 @@ module_platform_driver(cmem_pmu_driver);
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA Tegra410 CPU Memory Latency PMU driver");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(UNCORE_PMU_VERSION);

@@ -135,3 +135,4 @@ module_uncore_cspmu_driver(pcie_pmu, "nvidia-t410-pcie-pmu", pcie_pmu_impl);
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA Tegra410 PCIE PMU driver");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(UNCORE_PMU_VERSION);

@@ -259,3 +259,4 @@ module_uncore_cspmu_driver(tgt_pmu, "nvidia-t410-pcie-tgt-pmu", tgt_pmu_impl);
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA Tegra410 PCIE-TGT PMU driver");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(UNCORE_PMU_VERSION);

@@ -95,3 +95,4 @@ module_uncore_cspmu_driver(ucf_pmu, "nvidia-t410-ucf-pmu", ucf_pmu_impl);
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA Tegra410 UCF PMU driver");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(UNCORE_PMU_VERSION);

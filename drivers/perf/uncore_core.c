@@ -15,6 +15,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/interrupt.h>
 #include <linux/kernel.h>
+#include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -833,12 +834,49 @@ int uncore_pmu_socket_cpus(struct uncore_pmu *upmu, u32 socket)
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_socket_cpus, UNCORE_NS);
 
+/*
+ * PMUs registered through this layer. A name in use here (firmware that
+ * gives two devices one PMU name) is refused before perf core passes it
+ * on to sysfs, which would refuse it too, but only after a warning with
+ * a stack dump. Other drivers' PMU names are not seen here.
+ */
+static DEFINE_MUTEX(uncore_pmus_lock);
+static LIST_HEAD(uncore_pmus);
+
+static int uncore_pmu_add_named(struct uncore_pmu *upmu, const char *name)
+{
+	struct uncore_pmu *p;
+	int ret;
+
+	mutex_lock(&uncore_pmus_lock);
+	list_for_each_entry(p, &uncore_pmus, entry) {
+		if (!strcmp(p->pmu.name, name)) {
+			ret = -EEXIST;
+			goto unlock;
+		}
+	}
+	ret = perf_pmu_register(&upmu->pmu, name, -1);
+	if (!ret)
+		list_add_tail(&upmu->entry, &uncore_pmus);
+unlock:
+	mutex_unlock(&uncore_pmus_lock);
+	return ret;
+}
+
+static void uncore_pmu_del_named(struct uncore_pmu *upmu)
+{
+	mutex_lock(&uncore_pmus_lock);
+	list_del(&upmu->entry);
+	perf_pmu_unregister(&upmu->pmu);
+	mutex_unlock(&uncore_pmus_lock);
+}
+
 static void uncore_pmu_unregister(void *data)
 {
 	struct uncore_pmu *upmu = data;
 
 	cpuhp_state_remove_instance_nocalls(uncore_hp_state, &upmu->hp_node);
-	perf_pmu_unregister(&upmu->pmu);
+	uncore_pmu_del_named(upmu);
 }
 
 static void uncore_pmu_fill(struct uncore_pmu *upmu, struct module *owner)
@@ -889,7 +927,8 @@ static void uncore_pmu_fill(struct uncore_pmu *upmu, struct module *owner)
  * @name:  PMU name
  * @owner: the driver module, pinned while events are open
  *
- * Return: 0 or a negative errno; on failure nothing stays registered.
+ * Return: 0 or a negative errno (-EEXIST: a PMU of this layer has @name);
+ * on failure nothing stays registered.
  */
 int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 			       struct module *owner)
@@ -907,12 +946,12 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 	 * Register first: until the hotplug instance picks a CPU, event_init
 	 * refuses events, and once it has, migration always has a context.
 	 */
-	ret = perf_pmu_register(&upmu->pmu, name, -1);
+	ret = uncore_pmu_add_named(upmu, name);
 	if (ret)
 		return ret;
 	ret = cpuhp_state_add_instance(uncore_hp_state, &upmu->hp_node);
 	if (ret) {
-		perf_pmu_unregister(&upmu->pmu);
+		uncore_pmu_del_named(upmu);
 		return ret;
 	}
 	return devm_add_action_or_reset(upmu->dev, uncore_pmu_unregister, upmu);
@@ -945,3 +984,4 @@ module_exit(uncore_pmu_module_exit);
 
 MODULE_DESCRIPTION("Helper layer for uncore perf PMU drivers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(UNCORE_PMU_VERSION);

@@ -11,6 +11,7 @@ PKGS="git perl gcc make bc flex bison libelf-dev libssl-dev kmod cpio xz-utils r
 	qemu-system-x86 busybox-static linux-perf acpica-tools"
 PKGS="$PKGS dash pciutils"  # rcmap check: the RC-mapping tool under dash; lspci format reference
 PKGS="$PKGS python3-sphinx python3-docutils"  # docs.sh: sphinx-build -W, kernel-doc extension
+PKGS="$PKGS dkms openssl"  # DKMS package test (dkms.sh); openssl makes its signing key
 PKGS="$PKGS ${UNCORE_EXTRA_PKGS:-}"
 
 missing=

@@ -6,7 +6,7 @@
 #
 # Usage: $0 [--no-summary] [CHECK...]
 #   CHECK: build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch
-#          spdx sim-selftest (default: all).  --no-summary leaves the closing line to
+#          spdx sim-selftest dkms (default: all).  --no-summary leaves the closing line to
 #          summary.sh; set UNCORE_TAP_STATE to share the counts with it.
 #   UNCORE_SKIP_DEPS=1 skips deps.sh.
 set -u
@@ -14,7 +14,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest"
-ALL="$ALL rcmap perf-json docs"
+ALL="$ALL rcmap perf-json docs dkms"
 JOBS=$(nproc)
 # shellcheck source=tap.sh
 . "$HERE/tap.sh"
@@ -47,7 +47,8 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 # Repository files (tracked or untracked, not ignored) of the given kind:
-# "checkpatch" lists sources and scripts, "spdx" adds ASL, SmPL and dkms.conf.
+# "checkpatch" lists sources and scripts, "spdx" adds ASL, SmPL, dkms.conf
+# and the packaged configuration files.
 list_files()
 {
 	local f
@@ -61,7 +62,7 @@ list_files()
 		*.c|*.h|*.sh|*.awk|*.py|*.rst|*.md|Kbuild|*/Kbuild|Kconfig|\
 		*/Kconfig|Makefile|*/Makefile)
 			echo "$f"; continue ;;
-		*.asl|*.cocci|dkms.conf)
+		*.asl|*.cocci|dkms.conf|packaging/*.conf)
 			[ "$1" = spdx ] && echo "$f"; continue ;;
 		esac
 		# any other executable script
@@ -274,6 +275,7 @@ for c in $CHECKS; do
 	perf-json)	"$HERE/perf-json.sh" >"$TMP/pj" 2>&1; tap_result $? perf-json "$TMP/pj" ;;
 	docs)			"$HERE/docs.sh" >"$TMP/docs.out" 2>&1
 				tap_result $? docs "$TMP/docs.out" ;;
+	dkms)	"$HERE/dkms.sh" >"$TMP/dkms.out" 2>&1; tap_result $? "dkms (6.1)" "$TMP/dkms.out" ;;
 	*)			echo "unknown check $c (have: $ALL)" >"$TMP/unknown"
 				tap_not_ok "$c" "$TMP/unknown" ;;
 	esac

@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: $0 - install the DKMS package with Debian's dkms and remove it again.
+#
+# Builds against the installed Debian x86 6.1 headers (kdir.sh 6.1), not
+# the running kernel: `make dkms-src`, dkms add, a build with the shipped
+# arch restriction (must be refused), then `make dkms-install` and
+# `make dkms-remove` with the restriction lifted and COMPILE_TEST=1, under
+# a package name of its own so that it cannot meet a real installation.
+# Checks each installed module (place, name, vermagic, version, signer)
+# and that the removal leaves nothing behind. Needs root; prints one line
+# per step, and on the first failed check what failed (with the tail of
+# the command's output) and exits non-zero.
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
+CACHE=${UNCORE_CACHE:-/var/cache/uncore-pmu}
+MODS="uncore_pmu marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu
+	nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu"
+
+# The test package; dkms.conf reads these (see there).
+export UNCORE_DKMS_NAME=uncore-pmu-selftest
+ARCH=$(uname -m)
+
+fail() { echo "FAIL: $*"; exit 1; }
+step() { echo "== $*"; }
+
+# run CMD...: quietly; on failure show its last lines and stop
+run()
+{
+	local rc=0
+
+	"$@" >"$TMP/cmd.log" 2>&1 || rc=$?
+	[ $rc -eq 0 ] && return
+	tail -n 25 "$TMP/cmd.log"
+	fail "'$*' exited $rc"
+}
+
+[ "$(id -u)" -eq 0 ] || fail "needs root (dkms installs under /lib/modules and /usr/src)"
+command -v dkms >/dev/null || fail "dkms is not installed (deps.sh)"
+
+KDIR=$("$HERE/kdir.sh" 6.1)
+REL=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$KDIR/include/generated/utsrelease.h")
+[ -n "$REL" ] || fail "no UTS_RELEASE in $KDIR/include/generated/utsrelease.h"
+VER=$(bash -c '. "$1" && echo "$PACKAGE_VERSION"' _ "$REPO/dkms.conf")
+[ -n "$VER" ] || fail "dkms.conf: no PACKAGE_VERSION"
+NAME=$UNCORE_DKMS_NAME
+MV=(-m "$NAME" -v "$VER")
+SRC=/usr/src/$NAME-$VER
+LIB=/lib/modules/$REL
+echo "package $NAME/$VER, kernel $REL ($ARCH), tree $KDIR"
+
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.dkms-test.lock"
+flock 9
+TMP=$(mktemp -d)
+# Signing key and modprobe.d of the test, so that the machine's stay untouched.
+export mok_signing_key="$TMP/mok.key" mok_certificate="$TMP/mok.pub"
+MK="make -s -C $REPO MODPROBE_D=$TMP/modprobe.d"
+
+# cleanup: what a failed run may leave (also a previous run's remains)
+cleanup()
+{
+	dkms status "${MV[@]}" 2>/dev/null | grep -q . &&
+		dkms remove "${MV[@]}" --all --no-depmod >/dev/null
+	rm -rf "$SRC" "/var/lib/dkms/$NAME"
+}
+trap 'cleanup; rm -rf "$TMP"' EXIT
+cleanup
+
+step "BUILD_EXCLUSIVE_KERNEL: 5.14 or newer"
+for k in 4.19.0-27-arm64:n 5.13.19:n 5.14.0-427.el9.aarch64:y 5.15.0-91-generic:y \
+	 6.1.0-57-arm64:y 6.12.48+deb13-arm64:y 7.0.0:y; do
+	got=$(bash -c '. "$1"; [[ $2 =~ $BUILD_EXCLUSIVE_KERNEL ]] && echo y || echo n' \
+	      _ "$REPO/dkms.conf" "${k%:*}")
+	[ "$got" = "${k##*:}" ] || fail "kernel ${k%:*}: matched=$got, expected ${k##*:}"
+done
+
+step "dkms add"
+run $MK dkms-src
+[ -e "$SRC/tools" ] && fail "$SRC/tools: the simulator must not be packaged"
+run dkms add "${MV[@]}"
+
+step "dkms build with the shipped BUILD_EXCLUSIVE_ARCH on $ARCH: refused"
+rc=0
+dkms build "${MV[@]}" -k "$REL" --kernelsourcedir "$KDIR" >"$TMP/excl.log" 2>&1 || rc=$?
+if [ $rc -ne 77 ] ||
+   ! grep -q 'BUILD_EXCLUSIVE directive which does not match' "$TMP/excl.log"; then
+	tail -n 25 "$TMP/excl.log"
+	fail "dkms build exited $rc, expected 77 (BUILD_EXCLUSIVE)"
+fi
+
+step "make dkms-install (dkms build, install) with COMPILE_TEST=1 on $ARCH"
+export UNCORE_DKMS_ARCH="^$ARCH\$" UNCORE_DKMS_COMPILE_TEST=1
+run $MK dkms-install DKMS_KVER="$REL" DKMS_FLAGS="--kernelsourcedir $KDIR --no-depmod"
+st=$(dkms status "${MV[@]}")
+echo "$st"
+[ "$st" = "$NAME/$VER, $REL, $ARCH: installed" ] || fail "dkms status: '$st'"
+cmp "$REPO/packaging/modprobe.d/uncore-pmu.conf" "$TMP/modprobe.d/uncore-pmu.conf" ||
+	fail "modprobe.d file not installed"
+
+step "installed modules"
+built=$(cd "/var/lib/dkms/$NAME/$VER/$REL/$ARCH/module" && ls | sort | tr '\n' ' ')
+want=$(for m in $MODS; do echo "$m.ko"; done | sort | tr '\n' ' ')
+[ "$built" = "$want" ] || fail "dkms built '$built', expected '$want'"
+for m in $MODS; do
+	f=$(find "$LIB" -name "$m.ko*")
+	[ "$(echo "$f" | wc -w)" -eq 1 ] || fail "$m: found '$f', expected one file"
+	case $f in
+	"$LIB/updates/"*) ;;
+	*) fail "$f: not under $LIB/updates" ;;
+	esac
+	[ "$(modinfo -F name "$f")" = "$m" ] || fail "$f: name $(modinfo -F name "$f")"
+	vm=$(modinfo -F vermagic "$f")
+	[ "${vm%% *}" = "$REL" ] || fail "$f: vermagic '$vm'"
+	[ "$(modinfo -F version "$f")" = "$VER" ] || fail "$f: version $(modinfo -F version "$f")"
+	sg=$(modinfo -F signer "$f")
+	[ "$sg" = "DKMS module signing key" ] || fail "$f: signer '$sg'"
+	echo "${f#"$LIB"/}: $m, $REL, $VER, signed"
+done
+[ -z "$(find "$LIB" "/var/lib/dkms/$NAME" -name 'uncore_sim.ko*')" ] ||
+	fail "the simulator was built or installed"
+
+step "make dkms-remove (dkms remove)"
+run $MK dkms-remove DKMS_FLAGS=--no-depmod
+for m in $MODS; do
+	f=$(find "$LIB" -name "$m.ko*")
+	[ -z "$f" ] || fail "left behind: $f"
+done
+[ -z "$(dkms status "${MV[@]}")" ] || fail "dkms status: $(dkms status "${MV[@]}")"
+[ ! -e "/var/lib/dkms/$NAME" ] || fail "left behind: /var/lib/dkms/$NAME"
+[ ! -e "$SRC" ] || fail "left behind: $SRC"
+[ ! -e "$TMP/modprobe.d/uncore-pmu.conf" ] || fail "modprobe.d file left behind"
+echo "all removed"
