@@ -13,7 +13,7 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest"
+ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest metrics"
 JOBS=$(nproc)
 # shellcheck source=tap.sh
 . "$HERE/tap.sh"
@@ -269,6 +269,7 @@ for c in $CHECKS; do
 	checkpatch)		check_checkpatch ;;
 	spdx)			check_spdx ;;
 	sim-selftest)		check_sim_selftest ;;
+	metrics)		. "$HERE/metrics.sh" && check_metrics ;;
 	*)			echo "unknown check $c (have: $ALL)" >"$TMP/unknown"
 				tap_not_ok "$c" "$TMP/unknown" ;;
 	esac
