@@ -81,3 +81,14 @@ demo:
 
 help:
 	@sed -n '3,6p' $(firstword $(MAKEFILE_LIST))
+
+# make install-tools [DESTDIR=...]: the user-space tools to /usr/local/bin;
+# the RC-mapping tool only if this tree has it.
+TOOLS_BINDIR := $(DESTDIR)/usr/local/bin
+.PHONY: install-tools
+install-tools:
+	install -d $(TOOLS_BINDIR)
+	install -m 0755 tools/uncore-metrics/uncore-metrics $(TOOLS_BINDIR)/
+	if [ -f tools/uncore-rcmap/t410-pcie-rcmap ]; then \
+		install -m 0755 tools/uncore-rcmap/t410-pcie-rcmap $(TOOLS_BINDIR)/; \
+	fi
