@@ -6,6 +6,7 @@
 #   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=variant]
 #   make fuzz-soak [FUZZ_SEED=n]
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
+#   make install-tools [DESTDIR=...]
 
 HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/x86_64/x86/')
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -99,7 +100,7 @@ fuzz-soak:
 		tools/testing/vm-test.sh --only '95-*'
 
 help:
-	@sed -n '3,8p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,9p' $(firstword $(MAKEFILE_LIST))
 
 # ---- DKMS package (dkms.conf) ----
 #
@@ -140,3 +141,14 @@ dkms-remove:
 		dkms remove $(DKMS_MV) --all $(DKMS_FLAGS); fi
 	rm -rf $(DKMS_SRC)
 	rm -f $(MODPROBE_D)/uncore-pmu.conf
+
+# make install-tools [DESTDIR=...]: the user-space tools to /usr/local/bin;
+# the RC-mapping tool only if this tree has it.
+TOOLS_BINDIR := $(DESTDIR)/usr/local/bin
+.PHONY: install-tools
+install-tools:
+	install -d $(TOOLS_BINDIR)
+	install -m 0755 tools/uncore-metrics/uncore-metrics $(TOOLS_BINDIR)/
+	if [ -f tools/uncore-rcmap/t410-pcie-rcmap ]; then \
+		install -m 0755 tools/uncore-rcmap/t410-pcie-rcmap $(TOOLS_BINDIR)/; \
+	fi

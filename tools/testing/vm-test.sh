@@ -91,6 +91,7 @@ else
 	cp "$BUILD/fw/"*.aml "$BUILD/fw/"*.dat "$BUILD/tests/fw/" 2>/dev/null || true
 fi
 cp "$HERE/tests/lib/lib.sh" "$BUILD/tests/lib/"
+cp "$REPO/tools/uncore-metrics/uncore-metrics" "$BUILD/tests/lib/"
 for c in "$HERE/tests/lib/"*.c; do
 	t=$(basename "$c" .c)
 	gcc -static -O2 -Wall -o "$BUILD/tests/lib/$t" "$c"

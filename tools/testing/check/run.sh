@@ -14,7 +14,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest"
-ALL="$ALL rcmap perf-json docs dkms"
+ALL="$ALL rcmap perf-json docs dkms metrics"
 JOBS=$(nproc)
 # shellcheck source=tap.sh
 . "$HERE/tap.sh"
@@ -276,6 +276,7 @@ for c in $CHECKS; do
 	docs)			"$HERE/docs.sh" >"$TMP/docs.out" 2>&1
 				tap_result $? docs "$TMP/docs.out" ;;
 	dkms)	"$HERE/dkms.sh" >"$TMP/dkms.out" 2>&1; tap_result $? "dkms (6.1)" "$TMP/dkms.out" ;;
+	metrics)		. "$HERE/metrics.sh" && check_metrics ;;
 	*)			echo "unknown check $c (have: $ALL)" >"$TMP/unknown"
 				tap_not_ok "$c" "$TMP/unknown" ;;
 	esac

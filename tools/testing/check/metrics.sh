@@ -1,0 +1,353 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of tools/uncore-metrics/uncore-metrics: the same cases under
+# busybox sh (with busybox's awk, sed, ... first in PATH), dash and bash,
+# against recorded perf output, a fake sysfs and a fake perf
+# (tools/uncore-metrics/fixtures/). Outputs are compared exactly; JSON goes
+# through python3 -m json.tool and the Prometheus file through a strict
+# parser of the text exposition format.
+#
+# run.sh sources this file and calls check_metrics (one result line);
+# executed directly it prints one TAP line per case.
+
+# metrics_prom_lint FILE: the text exposition format, version 0.0.4
+metrics_prom_lint()
+{
+	python3 - "$1" <<'EOF'
+import re
+import sys
+
+NAME = r'[a-zA-Z_:][a-zA-Z0-9_:]*'
+LNAME = r'[a-zA-Z_][a-zA-Z0-9_]*'
+LVAL = r'"(?:[^"\\\n]|\\[\\"n])*"'
+NUM = r'(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?Inf|NaN)'
+SAMPLE = re.compile(r'^(%s)(?:\{((?:%s=%s)(?:,%s=%s)*)?,?\})? (%s)(?: -?\d+)?$'
+                    % (NAME, LNAME, LVAL, LNAME, LVAL, NUM))
+LABEL = re.compile(r'(%s)=(%s)' % (LNAME, LVAL))
+text = open(sys.argv[1]).read()
+err = []
+if not text.endswith('\n'):
+    err.append('no newline at the end')
+types, helps, done, seen = {}, set(), set(), set()
+cur = None
+for n, line in enumerate(text.split('\n')[:-1], 1):
+    m = re.match(r'^# (HELP|TYPE) (%s) (.*)$' % NAME, line)
+    if m:
+        kind, name, rest = m.groups()
+        if name in done or (cur is not None and name != cur and name in types):
+            err.append('%d: %s of %s after its samples' % (n, kind, name))
+        if kind == 'TYPE':
+            if name in types:
+                err.append('%d: second TYPE for %s' % (n, name))
+            if rest not in ('counter', 'gauge', 'histogram', 'summary', 'untyped'):
+                err.append('%d: bad type %s' % (n, rest))
+            types[name] = rest
+        else:
+            if name in helps:
+                err.append('%d: second HELP for %s' % (n, name))
+            helps.add(name)
+        continue
+    if line.startswith('#') or line == '':
+        continue
+    m = SAMPLE.match(line)
+    if not m:
+        err.append('%d: not a sample line: %s' % (n, line))
+        continue
+    name = m.group(1)
+    if name not in types or types[name] != 'gauge':
+        err.append('%d: %s has no preceding TYPE gauge' % (n, name))
+    if cur is not None and name != cur:
+        done.add(cur)
+    if name in done:
+        err.append('%d: samples of %s are not contiguous' % (n, name))
+    cur = name
+    labels = LABEL.findall(m.group(2) or '')
+    lnames = [k for k, v in labels]
+    if len(set(lnames)) != len(lnames) or any(k.startswith('__') for k in lnames):
+        err.append('%d: bad label names' % n)
+    key = (name, tuple(sorted(labels)))
+    if key in seen:
+        err.append('%d: duplicate series' % n)
+    seen.add(key)
+for e in err:
+    print('prometheus: ' + e)
+sys.exit(1 if err or not seen else 0)
+EOF
+}
+
+# metrics_sysfs DIR: the fake /sys/bus/event_source/devices of fixtures/sysfs.txt
+metrics_sysfs()
+{
+	local pmu file content
+
+	while read -r pmu file content; do
+		case $pmu in '#'* | '') continue ;; esac
+		mkdir -p "$1/$pmu/$(dirname "$file")"
+		echo "$content" >"$1/$pmu/$file"
+	done <"$MX_FIX/sysfs.txt"
+}
+
+# metrics_fake_perf FILE: a perf that records its arguments to
+# $FAKE_PERF_ARGS and acts as $FAKE_PERF_MODE says
+metrics_fake_perf()
+{
+	cat >"$1" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$FAKE_PERF_ARGS"
+fd=
+prev=
+for a in "$@"; do
+	[ "$prev" = --log-fd ] && fd=$a
+	prev=$a
+done
+case $FAKE_PERF_MODE in
+ok)
+	eval "cat \"\$FAKE_PERF_OUT\" >&$fd"
+	exit 0 ;;
+eperm)
+	cat >&2 <<EOT
+Error:
+Access to performance monitoring and observability operations is limited.
+Consider adjusting /proc/sys/kernel/perf_event_paranoid setting to open
+access to performance monitoring and observability operations for processes
+without CAP_PERFMON, CAP_SYS_PTRACE or CAP_SYS_ADMIN Linux capability.
+EOT
+	exit 255 ;;
+fail)
+	echo 'event syntax error: bad term' >&2
+	exit 129 ;;
+esac
+exit 99
+EOF
+	chmod +x "$1"
+}
+
+MX_N=0
+MX_FAILED=0
+
+mx_ok()
+{
+	MX_N=$((MX_N + 1))
+	echo "ok $MX_N - $1"
+}
+
+mx_not_ok()
+{
+	MX_N=$((MX_N + 1))
+	MX_FAILED=$((MX_FAILED + 1))
+	echo "not ok $MX_N - $1"
+	shift
+	[ $# -eq 0 ] || printf '%s\n' "$@" | head -n 20 | sed 's/^/#   /'
+}
+
+# mx_same DESC EXPECTED-FILE ACTUAL-FILE
+mx_same()
+{
+	if cmp -s "$2" "$3"; then
+		mx_ok "$1"
+	else
+		mx_not_ok "$1" "$(diff -u "$2" "$3")"
+	fi
+}
+
+# mx_eq DESC EXPECTED ACTUAL
+mx_eq()
+{
+	if [ "$2" = "$3" ]; then
+		mx_ok "$1"
+	else
+		mx_not_ok "$1" "expected: '$2'" "got:      '$3'"
+	fi
+}
+
+# mx_run SHELL ARGS...: the tool under SHELL; stdout in $W/out, stderr in
+# $W/err, status in $ST
+mx_run()
+{
+	local sh=$1
+	shift
+	ST=0
+	case $sh in
+	busybox)
+		PATH=$W/bb:$W/bin:$PATH "$W/bb/sh" "$MX_TOOL" "$@" >"$W/out" 2>"$W/err" || ST=$? ;;
+	*)
+		PATH=$W/bin:$PATH "$sh" "$MX_TOOL" "$@" >"$W/out" 2>"$W/err" || ST=$? ;;
+	esac
+}
+
+# metrics_cases SHELL: every case under one shell
+metrics_cases()
+{
+	local s=$1 e p cmd
+
+	# ---- recorded perf output ----
+	mx_run "$s" --input "$MX_FIX/perf-all.csv"
+	mx_same "$s: table from perf-all.csv" "$MX_FIX/all.table" "$W/out"
+	mx_eq "$s: one warning for the event perf did not count" \
+		"uncore-metrics: warning: nvidia_ucf_pmu_1/slc_bytes_rd: <not counted>" \
+		"$(cat "$W/err")"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --csv
+	mx_same "$s: --csv" "$MX_FIX/all.csv" "$W/out"
+	mx_run "$s" --input - --csv <"$MX_FIX/perf-all.csv"
+	mx_same "$s: --input - reads stdin" "$MX_FIX/all.csv" "$W/out"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --json
+	mx_same "$s: --json" "$MX_FIX/all.json" "$W/out"
+	if e=$(python3 -m json.tool "$W/out" 2>&1 >/dev/null); then
+		mx_ok "$s: --json output parses (python3 -m json.tool)"
+	else
+		mx_not_ok "$s: --json output parses (python3 -m json.tool)" "$e"
+	fi
+	rm -f "$W/m.prom"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --prometheus "$W/m.prom" --quiet
+	mx_eq "$s: --prometheus --quiet: status 0, nothing on stdout" "0:" \
+		"$ST:$(cat "$W/out")"
+	mx_same "$s: --prometheus file (the last interval)" "$MX_FIX/all.prom" "$W/m.prom"
+	mx_eq "$s: --prometheus leaves no .tmp file" no \
+		"$([ -e "$W/m.prom.tmp" ] && echo yes || echo no)"
+	if e=$(metrics_prom_lint "$W/m.prom" 2>&1); then
+		mx_ok "$s: --prometheus file is valid exposition format"
+	else
+		mx_not_ok "$s: --prometheus file is valid exposition format" "$e"
+	fi
+	mx_run "$s" --input "$MX_FIX/perf-raw.csv" --csv
+	mx_same "$s: raw event strings split by -x, commas" "$MX_FIX/raw.csv" "$W/out"
+	mx_same "$s: warnings for scaled and unsupported events" "$MX_FIX/raw.err" "$W/err"
+	mx_run "$s" --input "$MX_FIX/perf-raw.ssv" --csv
+	mx_same "$s: -x';' recording" "$MX_FIX/raw.csv" "$W/out"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --csv --family ucf,pem --socket 1
+	awk -F, 'NR == 1 || ($4 == "ucf" && $5 == 1) || $4 == "pem"' "$MX_FIX/all.csv" \
+		>"$W/exp"
+	mx_same "$s: --family ucf,pem --socket 1 on a recording" "$W/exp" "$W/out"
+	mx_run "$s" --input "$W/nothing.csv"
+	mx_eq "$s: --input of a missing file" "1:uncore-metrics: cannot read $W/nothing.csv" \
+		"$ST:$(cat "$W/err")"
+	mx_run "$s" --input "$MX_FIX/sysfs.txt"
+	e="uncore-metrics: no 'perf stat -x, -I' lines of supported PMUs"
+	mx_eq "$s: --input without perf data" "1:$e in $MX_FIX/sysfs.txt" "$ST:$(cat "$W/err")"
+
+	# ---- the perf command built from the fake sysfs ----
+	export UNCORE_METRICS_SYSFS=$W/sysfs
+	mx_run "$s" --dry-run
+	mx_same "$s: --dry-run, every family" "$MX_FIX/dry-run.txt" "$W/out"
+	e="uncore-metrics: warning: nvidia_cmem_latency_pmu_1/rd_req:"
+	mx_eq "$s: an events/ term missing from format/ is skipped with a warning" \
+		"$e term 'mc' not in format/, skipped" "$(cat "$W/err")"
+	mx_run "$s" --dry-run -f nvlink-c2c,cmem -s 0 -I 500 -n 3 --perf /opt/perf -- sleep 1
+	cmd="/opt/perf stat -a -x, --log-fd 3 -I 500 --interval-count 3 -e"
+	cmd="$cmd '{nvidia_nvlink_c2c_pmu_0/event=0x0,name=nvidia_nvlink_c2c_pmu_0.cycles/"
+	p=nvidia_nvlink_c2c_pmu_0
+	for e in in_rd_req:2 in_rd_cum_outs:1 in_wr_req:4 in_wr_cum_outs:3 out_rd_req:6 \
+		 out_rd_cum_outs:5 out_wr_req:8 out_wr_cum_outs:7; do
+		cmd="$cmd,$p/event=0x${e#*:},name=$p.${e%:*}/"
+	done
+	p=nvidia_cmem_latency_pmu_0
+	cmd="$cmd}' -e '{$p/event=0x1,name=$p.rd_req/,$p/event=0x2,name=$p.rd_cum_outs/"
+	cmd="$cmd,$p/event=0x0,name=$p.cycles/}' -- sleep 1"
+	mx_eq "$s: --dry-run with families, socket, interval, count, command" "0:$cmd" \
+		"$ST:$(cat "$W/out")"
+	mx_run "$s" --dry-run -f cmem -I 300 -d 1
+	mx_eq "$s: --duration 1 at 300 ms is 4 intervals" "--interval-count 4" \
+		"$(grep -o -- '--interval-count [0-9]*' "$W/out")"
+	mx_run "$s" --list
+	mx_same "$s: --list" "$MX_FIX/list.txt" "$W/out"
+
+	# ---- errors ----
+	UNCORE_METRICS_SYSFS=$W/empty mx_run "$s" --family cmem
+	e="uncore-metrics: no cmem PMU (nvidia_cmem_latency_pmu_*) in $W/empty;"
+	mx_eq "$s: absent family" "1:$e is the nvidia_t410_cmem_latency_pmu module loaded?" \
+		"$ST:$(cat "$W/err")"
+	UNCORE_METRICS_SYSFS=$W/empty mx_run "$s"
+	e="uncore-metrics: no NVIDIA Tegra410 or Marvell PEM uncore PMU in $W/empty;"
+	mx_eq "$s: no PMU at all" "1:$e are the modules loaded?" "$ST:$(cat "$W/err")"
+	mx_run "$s" -f pcie-tgt -s 0
+	mx_eq "$s: family absent on the socket asked for" \
+		"1:uncore-metrics: no pcie-tgt PMU on socket 0" "$ST:$(cat "$W/err")"
+	mx_run "$s" --bogus
+	mx_eq "$s: unknown option" \
+		"2:uncore-metrics: unknown option '--bogus' Try 'uncore-metrics --help'." \
+		"$ST:$(tr '\n' ' ' <"$W/err" | sed 's/ $//')"
+	mx_run "$s" -f ucf,gpu
+	mx_eq "$s: unknown family" "2:uncore-metrics: unknown family 'gpu'" \
+		"$ST:$(head -n 1 "$W/err" | sed 's/ (have.*//')"
+	mx_run "$s" -I 5
+	mx_eq "$s: interval below 10 ms" \
+		"2:uncore-metrics: interval 5 ms is below perf's 10 ms minimum" \
+		"$ST:$(head -n 1 "$W/err")"
+	mx_run "$s" -n
+	mx_eq "$s: option without its argument" "2:uncore-metrics: option -n needs an argument" \
+		"$ST:$(head -n 1 "$W/err")"
+	mx_run "$s" --perf no-such-perf-binary -n 1
+	e="uncore-metrics: perf not found in PATH"
+	mx_eq "$s: perf missing" "1:$e (install linux-perf or your distribution's perf)" \
+		"$ST:$(cat "$W/err")"
+	mx_run "$s" --help
+	mx_eq "$s: --help" "0:Usage: uncore-metrics [OPTIONS] [-- COMMAND [ARG...]]" \
+		"$ST:$(head -n 1 "$W/out")"
+
+	# ---- live runs through the fake perf ----
+	export FAKE_PERF_ARGS=$W/args FAKE_PERF_OUT=$MX_FIX/perf-all.csv
+	FAKE_PERF_MODE=ok mx_run "$s" --record "$W/rec.csv"
+	mx_same "$s: live: table as from the recording" "$MX_FIX/all.table" "$W/out"
+	mx_same "$s: live: --record saves perf's output" "$MX_FIX/perf-all.csv" "$W/rec.csv"
+	tr -d "'" <"$MX_FIX/dry-run.txt" | sed 's/^perf //' >"$W/exp"
+	{ tr '\n' ' ' <"$W/args" | sed 's/ $//'; echo; } >"$W/got"
+	mx_same "$s: live: perf got the --dry-run arguments" "$W/exp" "$W/got"
+	FAKE_PERF_MODE=eperm mx_run "$s" -n 1 -f ucf
+	e="uncore-metrics: perf has no permission to count system-wide"
+	e="$e (kernel.perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid))"
+	e="$e: run as root or with CAP_PERFMON, or set kernel.perf_event_paranoid to 0 or lower"
+	mx_eq "$s: perf without permission" "1:$e" "$ST:$(cat "$W/err")"
+	FAKE_PERF_MODE=fail mx_run "$s" -n 1 -f ucf
+	mx_eq "$s: perf failing" \
+		"1:event syntax error: bad term uncore-metrics: perf stat failed (status 129)" \
+		"$ST:$(tr '\n' ' ' <"$W/err" | sed 's/ $//')"
+	unset UNCORE_METRICS_SYSFS FAKE_PERF_ARGS FAKE_PERF_OUT
+}
+
+metrics_main()
+{
+	local s a bb
+
+	MX_TOOL=$REPO/tools/uncore-metrics/uncore-metrics
+	MX_FIX=$REPO/tools/uncore-metrics/fixtures
+	W=$(mktemp -d)
+	# shellcheck disable=SC2064 # expand now
+	trap "rm -rf '$W'" RETURN
+	mkdir -p "$W/bb" "$W/bin" "$W/sysfs" "$W/empty"
+	metrics_sysfs "$W/sysfs"
+	metrics_fake_perf "$W/bin/perf"
+	bb=$(command -v busybox || echo /bin/busybox)
+	for a in $("$bb" --list); do
+		ln -s "$bb" "$W/bb/$a"
+	done
+	for s in busybox dash bash; do
+		a=$s
+		[ $s != busybox ] || a=$W/bb/sh
+		if ! command -v "$a" >/dev/null; then
+			mx_not_ok "$s: shell not installed"
+			continue
+		fi
+		metrics_cases $s
+	done
+	echo "1..$MX_N"
+	[ $MX_FAILED -eq 0 ]
+}
+
+# run.sh: one result line
+check_metrics()
+{
+	local out=$TMP/metrics.out rc=0
+
+	(metrics_main) >"$out" 2>&1 || rc=1
+	grep -q '^ok' "$out" || rc=1
+	[ $rc -eq 0 ] || grep -v '^ok' "$out" >"$out.fail"
+	tap_result $rc "uncore-metrics host tests ($(grep -c '^ok' "$out") checks)" "$out.fail"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	set -u
+	REPO=$(cd "$(dirname "$0")/../../.." && pwd)
+	export LC_ALL=C
+	metrics_main
+fi
