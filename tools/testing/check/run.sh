@@ -14,6 +14,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest"
+ALL="$ALL build-arm64"
 JOBS=$(nproc)
 # shellcheck source=tap.sh
 . "$HERE/tap.sh"
@@ -269,6 +270,7 @@ for c in $CHECKS; do
 	checkpatch)		check_checkpatch ;;
 	spdx)			check_spdx ;;
 	sim-selftest)		check_sim_selftest ;;
+	build-arm64)		. "$HERE/build-arm64.sh"; check_build_arm64 ;;
 	*)			echo "unknown check $c (have: $ALL)" >"$TMP/unknown"
 				tap_not_ok "$c" "$TMP/unknown" ;;
 	esac
