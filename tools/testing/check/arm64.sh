@@ -13,8 +13,9 @@
 # the headers, the kernel image and the host's x86 linux-kbuild-6.1 (whose
 # fixdep, modpost... replace the arm64 binaries the arm64 headers point to)
 # all agree.  Packages are fetched with "apt-get download" and unpacked with
-# "dpkg -x" into ${UNCORE_CACHE:-/var/cache/uncore-pmu}/arm64/<version>/; the
-# arm64 dpkg architecture must be known to apt (deps.sh adds it).
+# "dpkg -x" (of the kernel image only the files used, from its data tarball)
+# into ${UNCORE_CACHE:-/var/cache/uncore-pmu}/arm64/<version>/; the arm64 dpkg
+# architecture must be known to apt (deps.sh adds it).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -88,26 +89,43 @@ kdir()
 	echo "$tree"
 }
 
+# image TMP: download the kernel image package into TMP and extract to
+# TMP/image only boot/ and the two modules the guest loads for its results
+# port (QEMU virt has one UART, the console): the package's other modules
+# take 300 MB unpacked.
+image()
+{
+	local tmp=$1 pkg deb mods=lib/modules/$abi-arm64/kernel/drivers
+
+	for pkg in "linux-image-$abi-arm64-unsigned" "linux-image-$abi-arm64"; do
+		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root \
+			"$pkg:arm64=$ver") >&2 && break
+	done
+	deb=$(echo "$tmp"/*.deb)
+	[ -f "$deb" ] || die "cannot download linux-image-$abi-arm64(-unsigned):arm64=$ver"
+	mkdir -p "$tmp/x" "$tmp/image/modules"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" --wildcards './boot/*' \
+		"./$mods/virtio/virtio_mmio.ko" "./$mods/char/virtio_console.ko"
+	mv "$tmp/x/boot" "$tmp/image/"
+	mv "$tmp/x/$mods/virtio/virtio_mmio.ko" "$tmp/x/$mods/char/virtio_console.ko" \
+		"$tmp/image/modules/"
+	[ -s "$tmp/image/boot/vmlinuz-$abi-arm64" ] ||
+		die "no boot/vmlinuz-$abi-arm64 in $deb"
+}
+
 kernel()
 {
-	local vmlinuz=$dir/image/boot/vmlinuz-$abi-arm64
+	local vmlinuz=$dir/image/boot/vmlinuz-$abi-arm64 tmp
 
 	if ! ready image; then
 		lock
 		ready image || {
-			fetch "$dir/image" "linux-image-$abi-arm64-unsigned:arm64=$ver" ||
-				fetch "$dir/image" "linux-image-$abi-arm64:arm64=$ver" ||
-				die "cannot download linux-image-$abi-arm64(-unsigned):arm64=$ver"
-			[ -s "$vmlinuz" ] || die "no $vmlinuz in the package"
-			# Keep boot/ and the two modules the guest loads for its
-			# results port (QEMU virt has one UART): the package's
-			# other modules are 300 MB.
-			mkdir -p "$dir/image/modules"
-			for m in drivers/virtio/virtio_mmio drivers/char/virtio_console; do
-				mv "$dir/image/lib/modules/$abi-arm64/kernel/$m.ko" \
-					"$dir/image/modules/" || die "no $m.ko in the package"
-			done
-			rm -rf "$dir/image/lib" "$dir/image/usr"
+			tmp=$(mktemp -d "$CACHE/.tmp.XXXXXX")
+			# shellcheck disable=SC2064 # expand now
+			trap "rm -rf '$tmp'" EXIT
+			image "$tmp"
+			rm -rf "$dir/image"
+			mv "$tmp/image" "$dir/image"
 			touch "$dir/.image-done"
 		}
 	fi
