@@ -218,8 +218,8 @@ static bool uncore_apmt_walk(struct acpi_table_header *hdr, const char *src)
 		uncore_apmt_add_node(idx, node);
 	}
 
-	pr_info("APMT%s: %u of %u nodes became %s devices\n",
-		src, uncore_apmt_ndevs, idx, UNCORE_APMT_DEV_NAME);
+	pr_info("APMT: %u of %u nodes became %s devices%s\n",
+		uncore_apmt_ndevs, idx, UNCORE_APMT_DEV_NAME, src);
 	if (uncore_apmt_ndevs) {
 		uncore_apmt_table = hdr;
 		return true;
@@ -288,7 +288,7 @@ void uncore_apmt_add_backend(struct acpi_table_header *hdr)
 	else if (acpi_disabled)
 		pr_info("APMT: ACPI is disabled, the register backend's is ignored\n");
 	else
-		uncore_apmt_walk(hdr, " (register backend)");
+		uncore_apmt_walk(hdr, " (from the register backend)");
 	mutex_unlock(&uncore_apmt_lock);
 }
 

@@ -29,7 +29,7 @@ if [ -n "$SIMAPMT" ]; then
 	check_eq "apmt=: no firmware APMT to stand in for" absent \
 		"$([ -e $APMT ] && echo present || echo absent)"
 	APMT=/lib/firmware/$SIMAPMT
-	walked='uncore_pmu: APMT (register backend): [0-9]* of [0-9]* nodes'
+	walked='uncore_pmu: APMT: [0-9]* of [0-9]* nodes.* (from the register backend)$'
 	check_cmd "apmt=: the helper layer walked the simulator's APMT" \
 		sh -c "dmesg | grep -q '$walked'"
 fi
