@@ -112,7 +112,7 @@ if [ "$arch" = arm64 ]; then
 	# UEFI in pflash (code read-only, variables as a throw-away snapshot):
 	# with -bios, 6.1 sees the second flash bank as memory without a NUMA
 	# node and gives up NUMA.
-	machine=(-M virt,gic-version=3 -cpu max,pauth-impdef=on
+	machine=(-M virt,gic-version=3 -cpu cortex-a57
 		 -drive "if=pflash,format=raw,unit=0,readonly=on,file=$efi"
 		 -drive "if=pflash,format=raw,unit=1,snapshot=on,file=$efivars"
 		 -device virtio-serial-device -chardev "file,id=res,path=$res"
