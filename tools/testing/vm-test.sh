@@ -110,6 +110,11 @@ fi
 # The default firmware runs tests/*; a variant runs tests/variants/<variant>/*.
 tdir=$HERE/tests
 [ "$variant" = default ] || tdir=$HERE/tests/variants/$variant
+# A variant whose firmware only one guest can have names it in arch.
+if [ -f "$tdir/arch" ] && ! grep -qx "$arch" "$tdir/arch"; then
+	echo "vm-test.sh: variant $variant runs only on $(cat "$tdir/arch") guests" >&2
+	exit 2
+fi
 if [ $demo = 1 ]; then
 	cp "$HERE/demo/"* "$BUILD/tests/"
 else

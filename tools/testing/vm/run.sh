@@ -102,9 +102,12 @@ srat_arm64()
 # console; the results port is a virtio console (guest /dev/hvc0).
 if [ "$arch" = arm64 ]; then
 	mkdir -p "$work/upgrade/kernel/firmware/acpi"
+	# short names: 6.1 truncates those longer than 18 characters
 	srat_arm64 "$work/upgrade/kernel/firmware/acpi/srat.aml"
+	i=0
 	for f in ${tables[@]+"${tables[@]}"}; do
-		cp "$f" "$work/upgrade/kernel/firmware/acpi/$(basename "$f" .dat).aml"
+		cp "$f" "$work/upgrade/kernel/firmware/acpi/t$i.aml"
+		i=$((i + 1))
 	done
 	(cd "$work/upgrade" && find kernel | LC_ALL=C sort |
 		cpio --quiet -o -H newc -R 0:0) >"$work/initrd"
