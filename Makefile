@@ -3,7 +3,7 @@
 # Out-of-tree build of the uncore PMU helper layer and drivers.
 #
 #   make [KDIR=<kernel build tree>] [ARCH=arm64 CROSS_COMPILE=...] [COMPILE_TEST=1] [W=1] [C=2]
-#   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=variant]
+#   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=variant] [ARCH=arm64]
 #   make fuzz-soak [FUZZ_SEED=n]
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
 #   make install-tools [DESTDIR=...]
@@ -77,17 +77,13 @@ STATE := $(CURDIR)/.check-state
 check:
 	@mkdir -p .build && rm -f $(STATE)
 	+@UNCORE_TAP_STATE=$(STATE) tools/testing/check/run.sh --no-summary || true
-	+@UNCORE_TAP_STATE=$(STATE) tools/testing/vm-test.sh --no-summary || true
-	+@for v in $(notdir $(wildcard tools/testing/tests/variants/*)); do \
-		UNCORE_TAP_STATE=$(STATE) tools/testing/vm-test.sh --no-summary \
-			--firmware $$v || true; \
-	done
+	+@UNCORE_TAP_STATE=$(STATE) tools/testing/vm-all.sh || true
 	@tools/testing/check/summary.sh $(STATE)
 
-# make vm-test [EXTRA_TESTS=<dir>] [FIRMWARE=<variant>]
+# make vm-test [EXTRA_TESTS=<dir>] [FIRMWARE=<variant>] [ARCH=arm64]
 vm-test:
 	+tools/testing/vm-test.sh $(if $(EXTRA_TESTS),--extra $(EXTRA_TESTS)) \
-		$(if $(FIRMWARE),--firmware $(FIRMWARE))
+		$(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(filter arm64,$(ARCH)),--arch arm64)
 
 demo:
 	+tools/testing/vm-test.sh --demo
@@ -152,3 +148,4 @@ install-tools:
 	if [ -f tools/uncore-rcmap/t410-pcie-rcmap ]; then \
 		install -m 0755 tools/uncore-rcmap/t410-pcie-rcmap $(TOOLS_BINDIR)/; \
 	fi
+

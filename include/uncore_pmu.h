@@ -84,6 +84,11 @@ struct uncore_win {
  * @write:  write @bytes (4 or 8) of @val at physical address @addr
  * @irq:    optional: a Linux IRQ for the device whose first window starts
  *          at @base, for devices whose firmware gives none; 0 for none
+ * @apmt:   optional: an APMT standing in for the firmware's, for test
+ *          guests whose firmware cannot carry one (6.1's initrd table
+ *          upgrade refuses APMT). If the firmware has no APMT, the helper
+ *          layer makes devices of its nodes while the backend is registered,
+ *          as it would of the firmware's; it must stay valid until then.
  *
  * With no backend registered the accessors below are plain relaxed MMIO
  * behind a disabled static branch.
@@ -94,8 +99,10 @@ struct uncore_backend {
 	u64 (*read)(phys_addr_t addr, unsigned int bytes);
 	void (*write)(phys_addr_t addr, u64 val, unsigned int bytes);
 	int (*irq)(phys_addr_t base);
+	struct acpi_table_header *apmt;
 };
 
+struct acpi_table_header;
 struct uncore_pmu;
 
 /**

@@ -10,6 +10,11 @@
  * page only) and the overflow interrupt (if any), and a pointer to the
  * node in the permanently mapped table as platform data. Where the kernel
  * has a parser, it is left to create the devices.
+ *
+ * A test register backend may bring an APMT of its own for guests whose
+ * firmware cannot carry one (struct uncore_backend.apmt); if the firmware
+ * has none, its nodes go through the same walk while the backend is
+ * registered. Without such a backend nothing changes.
  */
 
 #define pr_fmt(fmt) "uncore_pmu: " fmt
@@ -18,6 +23,7 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
+#include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
@@ -46,10 +52,15 @@ struct uncore_apmt_dev {
 	bool irq;
 };
 
-/* The table stays mapped while devices point into it. */
+/*
+ * The table the devices point into: the firmware's (mapped until exit) or
+ * a backend's. uncore_apmt_lock serialises a backend's add and remove.
+ */
 static struct acpi_table_header *uncore_apmt_table;
+static bool uncore_apmt_firmware;
 static struct uncore_apmt_dev *uncore_apmt_devs;
 static unsigned int uncore_apmt_ndevs;
+static DEFINE_MUTEX(uncore_apmt_lock);
 
 /* Whether page @page at @base fits a resource [base, base + 4K - 1]; logs why not. */
 static bool uncore_apmt_page_ok(unsigned int idx, u32 raw_id, unsigned int page,
@@ -165,42 +176,26 @@ static void uncore_apmt_add_node(unsigned int idx, struct uncore_apmt_node *node
 	uncore_apmt_ndevs++;
 }
 
-/**
- * uncore_apmt_init - create the APMT's PMU devices if the kernel does not
- *
- * Walks the nodes of the firmware's APMT and registers an
- * "arm-cs-arch-pmu" platform device for each valid one. An invalid node
- * is reported and skipped; a node whose length cannot be trusted ends the
- * walk. Without an APMT nothing happens. Never fails the module load.
+/*
+ * Walk the nodes of @hdr and register a device for each valid one. An
+ * invalid node is reported and skipped; a node whose length cannot be
+ * trusted ends the walk. Return: whether any device was made.
  */
-void __init uncore_apmt_init(void)
+static bool uncore_apmt_walk(struct acpi_table_header *hdr, const char *src)
 {
-	struct acpi_table_header *hdr;
 	struct uncore_apmt_node *node;
 	unsigned int idx, max_nodes;
 	u32 len, off, nlen;
-	acpi_status status;
-
-	if (acpi_disabled)
-		return;
-	status = acpi_get_table(UNCORE_APMT_SIG, 0, &hdr);
-	if (status == AE_NOT_FOUND)
-		return;
-	if (ACPI_FAILURE(status)) {
-		pr_err("APMT: cannot get the table: %s\n",
-		       acpi_format_exception(status));
-		return;
-	}
 
 	len = hdr->length;
 	if (len < sizeof(*hdr)) {
 		pr_err("APMT: table length %u is shorter than its header\n", len);
-		goto put;
+		return false;
 	}
 	max_nodes = (len - sizeof(*hdr)) / UNCORE_APMT_NODE_LEN;
 	uncore_apmt_devs = kcalloc(max_nodes, sizeof(*uncore_apmt_devs), GFP_KERNEL);
 	if (!uncore_apmt_devs)
-		goto put;
+		return false;
 
 	for (idx = 0, off = sizeof(*hdr); off < len; idx++, off += nlen) {
 		node = (struct uncore_apmt_node *)((u8 *)hdr + off);
@@ -223,25 +218,19 @@ void __init uncore_apmt_init(void)
 		uncore_apmt_add_node(idx, node);
 	}
 
-	pr_info("APMT: %u of %u nodes became %s devices\n",
-		uncore_apmt_ndevs, idx, UNCORE_APMT_DEV_NAME);
+	pr_info("APMT: %u of %u nodes became %s devices%s\n",
+		uncore_apmt_ndevs, idx, UNCORE_APMT_DEV_NAME, src);
 	if (uncore_apmt_ndevs) {
 		uncore_apmt_table = hdr;
-		return;
+		return true;
 	}
 	kfree(uncore_apmt_devs);
 	uncore_apmt_devs = NULL;
-put:
-	acpi_put_table(hdr);
+	return false;
 }
 
-/**
- * uncore_apmt_exit - remove what uncore_apmt_init() created
- *
- * Unregisters the devices in reverse order, then their overflow GSIs, and
- * unmaps the table.
- */
-void __exit uncore_apmt_exit(void)
+/* Unregister the devices in reverse order, then their overflow GSIs. */
+static void uncore_apmt_remove_devs(void)
 {
 	struct uncore_apmt_dev *udev;
 
@@ -253,10 +242,83 @@ void __exit uncore_apmt_exit(void)
 	}
 	kfree(uncore_apmt_devs);
 	uncore_apmt_devs = NULL;
-	if (uncore_apmt_table) {
-		acpi_put_table(uncore_apmt_table);
-		uncore_apmt_table = NULL;
+	uncore_apmt_table = NULL;
+}
+
+/**
+ * uncore_apmt_init - create the APMT's PMU devices if the kernel does not
+ *
+ * Walks the nodes of the firmware's APMT and registers an
+ * "arm-cs-arch-pmu" platform device for each valid one. Without an APMT
+ * nothing happens. Never fails the module load.
+ */
+void __init uncore_apmt_init(void)
+{
+	struct acpi_table_header *hdr;
+	acpi_status status;
+
+	if (acpi_disabled)
+		return;
+	status = acpi_get_table(UNCORE_APMT_SIG, 0, &hdr);
+	if (status == AE_NOT_FOUND)
+		return;
+	if (ACPI_FAILURE(status)) {
+		pr_err("APMT: cannot get the table: %s\n",
+		       acpi_format_exception(status));
+		return;
 	}
+	/* The table stays mapped while devices point into it. */
+	uncore_apmt_firmware = true;
+	if (!uncore_apmt_walk(hdr, ""))
+		acpi_put_table(hdr);
+}
+
+/**
+ * uncore_apmt_add_backend - create the devices of a backend's APMT
+ * @hdr: the APMT, valid until uncore_apmt_remove_backend()
+ *
+ * Only if the firmware has no APMT: a backend's table never adds to or
+ * replaces the firmware's.
+ */
+void uncore_apmt_add_backend(struct acpi_table_header *hdr)
+{
+	mutex_lock(&uncore_apmt_lock);
+	if (uncore_apmt_firmware || uncore_apmt_table)
+		pr_info("APMT: the firmware has one, the register backend's is ignored\n");
+	else if (acpi_disabled)
+		pr_info("APMT: ACPI is disabled, the register backend's is ignored\n");
+	else
+		uncore_apmt_walk(hdr, " (from the register backend)");
+	mutex_unlock(&uncore_apmt_lock);
+}
+
+/**
+ * uncore_apmt_remove_backend - remove what uncore_apmt_add_backend() made
+ * @hdr: the APMT given to it
+ */
+void uncore_apmt_remove_backend(struct acpi_table_header *hdr)
+{
+	mutex_lock(&uncore_apmt_lock);
+	if (!uncore_apmt_firmware && uncore_apmt_table == hdr)
+		uncore_apmt_remove_devs();
+	mutex_unlock(&uncore_apmt_lock);
+}
+
+/**
+ * uncore_apmt_exit - remove what uncore_apmt_init() created
+ *
+ * Unregisters the devices in reverse order, then their overflow GSIs, and
+ * unmaps the table.
+ */
+void __exit uncore_apmt_exit(void)
+{
+	struct acpi_table_header *hdr = uncore_apmt_table;
+
+	/* A backend's table went with its backend, before this module. */
+	if (!uncore_apmt_firmware || !hdr)
+		return;
+	uncore_apmt_remove_devs();
+	acpi_put_table(hdr);
 }
 
 #else /* !CONFIG_ACPI || CONFIG_ACPI_APMT */
@@ -280,6 +342,25 @@ void __init uncore_apmt_init(void)
  * Nothing was created on this kernel.
  */
 void __exit uncore_apmt_exit(void)
+{
+}
+
+/**
+ * uncore_apmt_add_backend - create the devices of a backend's APMT
+ * @hdr: the APMT
+ *
+ * Not on this kernel: its own parser, if any, reads the firmware's table.
+ */
+void uncore_apmt_add_backend(struct acpi_table_header *hdr)
+{
+	pr_info("APMT: not enumerated by this module here, the register backend's is ignored\n");
+}
+
+/**
+ * uncore_apmt_remove_backend - remove what uncore_apmt_add_backend() made
+ * @hdr: the APMT
+ */
+void uncore_apmt_remove_backend(struct acpi_table_header *hdr)
 {
 }
 

@@ -40,7 +40,9 @@ static const struct uncore_backend *uncore_backend;
  * @be: the backend
  *
  * Only windows mapped after this call are redirected, so a backend must be
- * registered before the drivers probe. One backend at a time.
+ * registered before the drivers probe. One backend at a time. If the
+ * backend brings an APMT and the firmware has none, the devices of its
+ * nodes are created (uncore_apmt.c).
  *
  * Return: 0, or -EBUSY if another backend is registered.
  */
@@ -56,6 +58,9 @@ int uncore_backend_register(const struct uncore_backend *be)
 		static_branch_enable(&uncore_backend_active);
 	}
 	mutex_unlock(&uncore_backend_lock);
+	/* Outside the lock: drivers loaded already probe the new devices. */
+	if (!ret && be->apmt)
+		uncore_apmt_add_backend(be->apmt);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(uncore_backend_register, UNCORE_NS);
@@ -69,6 +74,9 @@ EXPORT_SYMBOL_NS_GPL(uncore_backend_register, UNCORE_NS);
  */
 void uncore_backend_unregister(const struct uncore_backend *be)
 {
+	/* Its APMT's devices go first, while their registers still work. */
+	if (be->apmt && READ_ONCE(uncore_backend) == be)
+		uncore_apmt_remove_backend(be->apmt);
 	mutex_lock(&uncore_backend_lock);
 	if (uncore_backend == be) {
 		static_branch_disable(&uncore_backend_active);

@@ -5,6 +5,8 @@
 #ifndef __UNCORE_INTERNAL_H
 #define __UNCORE_INTERNAL_H
 
+struct acpi_table_header;
+
 /*
  * Create the arm-cs-arch-pmu platform devices from the firmware's APMT on
  * kernels that have no APMT parser of their own; remove them again. Errors
@@ -12,5 +14,12 @@
  */
 void uncore_apmt_init(void);
 void uncore_apmt_exit(void);
+
+/*
+ * The same for an APMT a register backend hands over (struct
+ * uncore_backend.apmt), if the firmware has none; remove its devices again.
+ */
+void uncore_apmt_add_backend(struct acpi_table_header *hdr);
+void uncore_apmt_remove_backend(struct acpi_table_header *hdr);
 
 #endif /* __UNCORE_INTERNAL_H */

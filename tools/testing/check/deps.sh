@@ -12,17 +12,28 @@ PKGS="git perl gcc make bc flex bison libelf-dev libssl-dev kmod cpio xz-utils r
 PKGS="$PKGS dash pciutils"  # rcmap check: the RC-mapping tool under dash; lspci format reference
 PKGS="$PKGS python3-sphinx python3-docutils"  # docs.sh: sphinx-build -W, kernel-doc extension
 PKGS="$PKGS dkms openssl"  # DKMS package test (dkms.sh); openssl makes its signing key
+PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-efi-aarch64"  # arm64
 PKGS="$PKGS ${UNCORE_EXTRA_PKGS:-}"
+
+# arm64.sh downloads Debian's arm64 headers, kernel image and guest userland
+# (never installs them): apt must know the arm64 architecture.
+update=
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	echo "${0##*/}: adding the arm64 dpkg architecture" >&2
+	dpkg --add-architecture arm64
+	update=1
+fi
 
 missing=
 for p in $PKGS; do
 	dpkg -s "$p" 2>/dev/null | grep -qx 'Status: install ok installed' ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && [ -z "$update" ] && exit 0
 
-echo "${0##*/}: installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
+[ -z "$missing" ] && exit 0
+echo "${0##*/}: installing:$missing" >&2
 # shellcheck disable=SC2086 # word splitting wanted
 apt-get install -y --no-install-recommends $missing

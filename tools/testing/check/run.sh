@@ -14,7 +14,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest"
-ALL="$ALL rcmap perf-json docs dkms metrics"
+ALL="$ALL rcmap perf-json docs dkms metrics build-arm64"
 JOBS=$(nproc)
 # shellcheck source=tap.sh
 . "$HERE/tap.sh"
@@ -277,6 +277,7 @@ for c in $CHECKS; do
 				tap_result $? docs "$TMP/docs.out" ;;
 	dkms)	"$HERE/dkms.sh" >"$TMP/dkms.out" 2>&1; tap_result $? "dkms (6.1)" "$TMP/dkms.out" ;;
 	metrics)		. "$HERE/metrics.sh" && check_metrics ;;
+	build-arm64)		. "$HERE/build-arm64.sh"; check_build_arm64 ;;
 	*)			echo "unknown check $c (have: $ALL)" >"$TMP/unknown"
 				tap_not_ok "$c" "$TMP/unknown" ;;
 	esac

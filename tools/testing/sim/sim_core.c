@@ -13,10 +13,12 @@
 
 #define pr_fmt(fmt) "uncore_sim: " fmt
 
+#include <linux/acpi.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/firmware.h>
 #include <linux/kernel.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -209,7 +211,49 @@ static int sim_be_irq(phys_addr_t base)
 	return sim_irq_virq(ref->sdev);
 }
 
-static const struct uncore_backend sim_backend = {
+/*
+ * apmt=<file>: an APMT for guests whose firmware cannot carry one (arm64
+ * 6.1: the initrd table upgrade refuses APMT). Loaded from the firmware
+ * search path (/lib/firmware/<file>) and handed to the helper layer with
+ * the backend; it enumerates it only if the firmware has no APMT.
+ */
+static char *apmt = "";
+module_param(apmt, charp, 0444);
+MODULE_PARM_DESC(apmt, "APMT file to hand to the helper layer, for firmware without one");
+
+/* Load apmt= into a copy that lives as long as the module. */
+static int __init sim_load_apmt(struct acpi_table_header **out)
+{
+	const struct firmware *fw;
+	struct acpi_table_header *hdr;
+	int ret;
+
+	*out = NULL;
+	if (!*apmt)
+		return 0;
+	ret = request_firmware(&fw, apmt, NULL);
+	if (ret) {
+		pr_err("apmt=%s: cannot load it: %d\n", apmt, ret);
+		return ret;
+	}
+	ret = -EINVAL;
+	hdr = (struct acpi_table_header *)fw->data;
+	if (fw->size < sizeof(*hdr) || memcmp(hdr->signature, "APMT", 4) ||
+	    hdr->length != fw->size) {
+		pr_err("apmt=%s: not an APMT of its own size (%zu bytes)\n",
+		       apmt, fw->size);
+		goto out;
+	}
+	*out = kmemdup(fw->data, fw->size, GFP_KERNEL);
+	ret = *out ? 0 : -ENOMEM;
+	if (!ret)
+		pr_info("apmt=%s: %zu bytes for the helper layer\n", apmt, fw->size);
+out:
+	release_firmware(fw);
+	return ret;
+}
+
+static struct uncore_backend sim_backend = {
 	.owner	= THIS_MODULE,
 	.claims	= sim_be_claims,
 	.read	= sim_be_read,
@@ -772,9 +816,13 @@ static int __init sim_init(void)
 	ret = sim_debugfs_init();
 	if (ret)
 		goto err_irq;
+	ret = sim_load_apmt(&sim_backend.apmt);
+	if (ret)
+		goto err_debugfs;
 	ret = uncore_backend_register(&sim_backend);
 	if (ret) {
 		pr_err("cannot register the register backend: %d\n", ret);
+		kfree(sim_backend.apmt);
 		goto err_debugfs;
 	}
 	pr_info("topology %s: %u devices, %u windows\n", sim_topo->name,
@@ -797,6 +845,7 @@ static void __exit sim_exit(void)
 
 	/* No window is mapped: each mapping pins this module. */
 	uncore_backend_unregister(&sim_backend);
+	kfree(sim_backend.apmt);
 	/* No rate writer can start background traffic after this. */
 	debugfs_remove_recursive(sim_root);
 	for (i = 0; i < sim_topo->nr_devs; i++)

@@ -164,9 +164,16 @@ iomem_lines() {
 	grep -c 'MRVL000E' /proc/iomem
 }
 loaded=$(iomem_lines)
+# An open event holds a reference on the module: wait for it (perf starts
+# slowly under TCG, the arm64 guest's in more than a second).
+refs=$(cat /sys/module/marvell_pem_pmu/refcnt)
 perf stat -a -e "$P0/ib_tlp_npr/" -- sleep 2 >/dev/null 2>&1 &
 spid=$!
-sleep 1
+i=0
+while [ "$(cat /sys/module/marvell_pem_pmu/refcnt)" = "$refs" ] && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 check_fail "rmmod with an open event is refused" rmmod marvell_pem_pmu
 check_fail "simulator cannot go while the driver is bound" rmmod uncore_sim
 wait $spid

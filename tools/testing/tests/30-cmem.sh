@@ -28,7 +28,7 @@ for s in 0 1; do
 		"$(cat $EV/$p/associated_cpus)"
 	cpu=$(cat $EV/$p/cpumask)
 	check_eq "$p cpumask is a CPU of socket $s" "$s" \
-		"$(cat /sys/devices/system/cpu/cpu$cpu/topology/physical_package_id 2>&1)"
+		"$(socket_of $cpu)"
 done
 
 # ---- sums over the 14 instances and 3 memory controllers ----

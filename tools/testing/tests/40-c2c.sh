@@ -42,7 +42,7 @@ for s in 0 1; do
 			"$(cat $EV/$p/associated_cpus)"
 		cpu=$(cat $EV/$p/cpumask)
 		check_eq "$p cpumask in socket $s" "$s" \
-			"$(cat /sys/devices/system/cpu/cpu$cpu/topology/physical_package_id 2>&1)"
+			"$(socket_of $cpu)"
 	done
 	check_eq "nvlink_c2c_$s events (GPU peer)" "$(sorted "$ALL9")" \
 		"$(events_of nvidia_nvlink_c2c_pmu_$s)"

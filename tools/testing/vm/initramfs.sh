@@ -4,12 +4,13 @@
 # perf with its libraries, the project's modules and the tests; see README.md.
 #   initramfs.sh OUT.cpio.gz [--modules DIR] [--order "mod1 mod2 ..."]
 #                [--tests DIR]... [--extra-files DIR] [--test-timeout SEC]
+#                [--arch x86_64|arm64]
 set -euo pipefail
 
 die() { echo "initramfs.sh: $*" >&2; exit 1; }
 usage() { sed -n '5,6s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-out='' moddir='' order='' extra='' tmo=600 tests=()
+out='' moddir='' order='' extra='' tmo=600 tests=() arch=x86_64
 while [ $# -gt 0 ]; do
 	case $1 in
 	--modules) moddir=$2; shift 2 ;;
@@ -17,6 +18,7 @@ while [ $# -gt 0 ]; do
 	--tests) tests+=("$2"); shift 2 ;;
 	--extra-files) extra=$2; shift 2 ;;
 	--test-timeout) tmo=$2; shift 2 ;;
+	--arch) arch=$2; shift 2 ;;
 	-h|--help) usage ;;
 	-*) die "unknown option $1" ;;
 	*) [ -z "$out" ] || usage; out=$1; shift ;;
@@ -24,6 +26,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] || usage
 case $tmo in ''|*[!0-9]*) die "--test-timeout needs seconds" ;; esac
+case $arch in x86_64|arm64) ;; *) die "unknown architecture $arch" ;; esac
 
 # Tools the image is made of; install them if this is a fresh machine.
 need() { # command package
@@ -32,19 +35,59 @@ need() { # command package
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$2" >&2 ||
 		die "cannot install $2"
 }
-need busybox busybox-static
-need perf linux-perf
-bb=$(command -v busybox)
-if ldd "$bb" >/dev/null 2>&1; then
-	die "$bb is not a static busybox (install busybox-static)"
+# The guest's userland: the host's on x86_64; Debian's arm64 packages
+# unpacked under $sys (check/arm64.sh rootfs) on arm64, where ldd cannot
+# help and libraries are found from the ELF NEEDED entries instead.
+sys=
+if [ "$arch" = arm64 ]; then
+	sys=$("$(dirname "$0")/../check/arm64.sh" rootfs) || die "no arm64 userland"
+	bb=$sys/bin/busybox
+	perf=$sys/usr/bin/perf
+	[ -f "$bb" ] && [ -f "$perf" ] || die "no busybox or perf in $sys"
+else
+	need busybox busybox-static
+	need perf linux-perf
+	bb=$(command -v busybox)
+	if ldd "$bb" >/dev/null 2>&1; then
+		die "$bb is not a static busybox (install busybox-static)"
+	fi
+	# /usr/bin/perf may be a wrapper script exec'ing /usr/bin/perf_<version>.
+	perf=$(readlink -f "$(command -v perf)")
 fi
-
-# /usr/bin/perf may be a wrapper script exec'ing /usr/bin/perf_<version>.
-perf=$(readlink -f "$(command -v perf)")
 if [ "$(head -c 4 "$perf")" != $'\x7fELF' ]; then
-	perf=$(printf '%s\n' /usr/bin/perf_[0-9]* | sort -V | tail -n 1)
+	perf=$(printf '%s\n' "$sys"/usr/bin/perf_[0-9]* | sort -V | tail -n 1)
 	[ -f "$perf" ] || die "cannot find the real perf binary"
 fi
+
+# libs_of FILE: the absolute guest paths of the shared libraries FILE needs
+libs_of()
+{
+	if [ -z "$sys" ]; then
+		ldd "$1" | awk '/=> \//{print $3} /^[ \t]*\//{print $1}'
+		return
+	fi
+	local want=" " todo lib d found interp
+	interp=$(readelf -l "$1" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
+	[ -z "$interp" ] || echo "$interp"
+	todo=$1
+	while [ -n "$todo" ]; do
+		set -- $(for f in $todo; do
+			readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'
+		done | sort -u)
+		todo=
+		for lib; do
+			case $want in *" $lib "*) continue ;; esac
+			want="$want$lib "
+			found=
+			for d in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib; do
+				[ -e "$sys$d/$lib" ] && found=$d/$lib && break
+			done
+			[ -n "$found" ] || die "no $lib (needed by perf) under $sys"
+			echo "$found"
+			todo="$todo $(readlink -f "$sys$found")"
+		done
+	done
+}
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/uncore-initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
@@ -53,18 +96,33 @@ chmod 755 "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,lib/modules-test,tests}
 
 cp "$bb" "$root/bin/busybox"
-for a in $("$bb" --list-full); do
+# A foreign busybox cannot list its applets here: /init installs them.
+applets=bin/sh
+[ -n "$sys" ] || applets=$("$bb" --list-full)
+for a in $applets; do
 	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
 done
 
 cp "$perf" "$root/usr/bin/perf"
-ldd "$perf" | awk '/=> \//{print $3} /^[ \t]*\//{print $1}' | sort -u | while read -r lib; do
+libs_of "$perf" | sort -u | while read -r lib; do
 	mkdir -p "$root$(dirname "$lib")"
-	cp -L "$lib" "$root$lib"
+	cp -L "$sys$lib" "$root$lib"
 done
-[ -d /usr/lib/perf-core/tests ] &&
+[ -d "$sys/usr/lib/perf-core/tests" ] &&
 	mkdir -p "$root/usr/lib/perf-core" &&
-		cp -a /usr/lib/perf-core/tests "$root/usr/lib/perf-core/"
+		cp -a "$sys/usr/lib/perf-core/tests" "$root/usr/lib/perf-core/"
+
+# arm64: QEMU virt has one UART, the console; the results port is a virtio
+# console (/dev/hvc0), whose modules come from the kernel image's package.
+results=/dev/ttyS1 boot_mods=
+if [ "$arch" = arm64 ]; then
+	kmods=$(dirname "$(dirname "$("$(dirname "$0")/kernel.sh" --arch arm64)")")/modules
+	mkdir -p "$root/lib/modules-boot"
+	for m in virtio_mmio virtio_console; do
+		cp "$kmods/$m.ko" "$root/lib/modules-boot/" || die "no $m.ko in $kmods"
+	done
+	results=/dev/hvc0 boot_mods="virtio_mmio virtio_console"
+fi
 
 # Modules: all .ko flat in /lib/modules-test, the --order ones are loaded.
 if [ -n "$moddir" ]; then
@@ -92,11 +150,13 @@ if [ -n "$extra" ]; then
 	cp -RL --preserve=mode "$extra/." "$root/"
 fi
 
-printf 'MODULES="%s"\nTEST_TIMEOUT=%s\n' "$order" "$tmo" >"$root/etc/uncore-vm.conf"
+printf 'MODULES="%s"\nTEST_TIMEOUT=%s\nRESULTS=%s\nBOOT_MODULES="%s"\n' \
+	"$order" "$tmo" "$results" "$boot_mods" >"$root/etc/uncore-vm.conf"
 cat >"$root/init" <<'INIT'
 #!/bin/sh
 # Guest init: mount, insmod in order, run the tests, report on ttyS1, power off.
 export PATH=/usr/bin:/bin:/usr/sbin:/sbin
+[ -e /bin/mount ] || /bin/busybox --install -s
 mount -t devtmpfs none /dev
 exec </dev/console >/dev/console 2>&1
 mount -t proc none /proc
@@ -105,8 +165,13 @@ mount -t debugfs none /sys/kernel/debug
 mount -t tmpfs none /tmp
 . /etc/uncore-vm.conf
 export UNCORE_SIM=/sys/kernel/debug/uncore_sim HOME=/tmp
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
-exec 3>/dev/ttyS1
+for m in $BOOT_MODULES; do
+	insmod /lib/modules-boot/$m.ko || echo "uncore-vm: insmod $m failed"
+done
+i=0
+while [ ! -e $RESULTS ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+stty -F $RESULTS raw -echo 2>/dev/null
+exec 3>$RESULTS
 say() { echo "$*" >&3; }
 echo "uncore-vm: $(uname -r), $(nproc) cpus"
 
@@ -176,6 +241,9 @@ chmod 755 "$root/init"
 mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 
 mkdir -p "$(dirname "$out")"
-(cd "$root" && find . | LC_ALL=C sort | "$bb" cpio -o -H newc -R 0:0 2>/dev/null) |
+# GNU cpio for a foreign busybox, which cannot run here
+cpio=("$bb" cpio)
+[ -z "$sys" ] || cpio=(cpio --quiet)
+(cd "$root" && find . | LC_ALL=C sort | "${cpio[@]}" -o -H newc -R 0:0 2>/dev/null) |
 	gzip -6 >"$out.tmp"
 mv "$out.tmp" "$out"

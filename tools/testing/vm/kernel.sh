@@ -2,11 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # Make sure Debian's kernel image matching a headers tree is cached and print
 # the path of its vmlinuz.
-#   kernel.sh [HEADERS_DIR]   (default: newest /usr/src/linux-headers-*-amd64)
-# Cache: ${UNCORE_CACHE:-/var/cache/uncore-pmu}/kernel/<release>_<version>/
+#   kernel.sh [--arch x86_64|arm64] [HEADERS_DIR]
+#             (default: x86_64, newest /usr/src/linux-headers-*-amd64)
+# Cache: ${UNCORE_CACHE:-/var/cache/uncore-pmu}/kernel/<release>_<version>/;
+# arm64: the arm64 image of the amd64 headers' version (check/arm64.sh kernel).
 set -euo pipefail
 
 die() { echo "kernel.sh: $*" >&2; exit 1; }
+
+if [ "${1:-}" = --arch ]; then
+	case ${2:-} in
+	x86_64)	;;
+	arm64)	exec "$(dirname "$0")/../check/arm64.sh" kernel ;;
+	*)	die "unknown architecture ${2:-}" ;;
+	esac
+	shift 2
+fi
 
 hdr=${1:-$(printf '%s\n' /usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)}
 [ -d "$hdr" ] || die "no headers tree (install linux-headers-amd64)"

@@ -1,18 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the x86_64 test VM (q35, TCG, 4 CPUs in two NUMA nodes/sockets), print
-# the TAP lines its tests report on the results port, then "N passed, N failed".
+# Boot the x86_64 test VM (q35, TCG, 4 CPUs in two NUMA nodes/sockets), or the
+# arm64 one (virt + UEFI), print the TAP lines its tests report on the results
+# port, then "N passed, N failed".
 #   run.sh [--kernel VMLINUZ] --initrd FILE [--acpitable FILE]... [--append "..."]
-#          [--timeout SEC] [--log FILE] [--no-summary]
+#          [--timeout SEC] [--log FILE] [--no-summary] [--arch x86_64|arm64]
 # With UNCORE_TAP_STATE=FILE the counts are also added to FILE ("passed N",
 # "failed N"). Exit status 0 only if nothing failed.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "run.sh: $*" >&2; exit 2; }
-usage() { sed -n '5,6s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '6,7s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-kernel='' initrd='' append='' tmo=900 log='' summary=1 acpi=() tables=()
+kernel='' initrd='' append='' tmo=900 log='' summary=1 acpi=() tables=() arch=x86_64
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -22,17 +23,28 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--no-summary) summary=0; shift ;;
+	--arch) arch=$2; shift 2 ;;
 	-h|--help) usage ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
 [ -f "$initrd" ] || usage
-[ -n "$kernel" ] || kernel=$("$here/kernel.sh") || die "no kernel image"
+case $arch in
+x86_64)	qemu=qemu-system-x86_64 qpkg=qemu-system-x86 ;;
+arm64)	qemu=qemu-system-aarch64 qpkg=qemu-system-arm
+	efi=/usr/share/AAVMF/AAVMF_CODE.fd efivars=/usr/share/AAVMF/AAVMF_VARS.fd ;;
+*)	die "unknown architecture $arch" ;;
+esac
+[ -n "$kernel" ] || kernel=$("$here/kernel.sh" --arch "$arch") || die "no kernel image"
 for f in "$kernel" ${tables[@]+"${tables[@]}"}; do [ -f "$f" ] || die "no such file: $f"; done
-command -v qemu-system-x86_64 >/dev/null ||
+command -v $qemu >/dev/null ||
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		qemu-system-x86 >&2 ||
-	die "cannot install qemu-system-x86"
+		$qpkg >&2 ||
+	die "cannot install $qpkg"
+if [ "$arch" = arm64 ] && [ ! -f "$efi" ]; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		qemu-efi-aarch64 >&2 || die "cannot install qemu-efi-aarch64"
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/uncore-vm.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -41,15 +53,89 @@ res=$work/results
 mkdir -p "$(dirname "$log")"
 : >"$res"; : >"$log"
 
+# hex LE VALUE BYTES: VALUE as BYTES little-endian bytes, in hex
+hex_le()
+{
+	local v=$1 n=$2 out=''
+
+	while [ "$n" -gt 0 ]; do
+		out=$out$(printf '%02x' $((v & 0xff)))
+		v=$((v >> 8)); n=$((n - 1))
+	done
+	echo "$out"
+}
+
+# srat_arm64 FILE: the arm64 guest's SRAT, as an upgrade of QEMU's (same OEM
+# ids, higher OEM revision). QEMU's says the same about the CPUs (ACPI UIDs
+# 0-1 node 0, 2-3 node 1) and RAM, but not about the UEFI variable flash at
+# 64 MiB, which UEFI reports as write-combining MMIO: 6.1 turns that into a
+# memblock without a node and then gives up NUMA altogether. Here it is in
+# node 0 (both flash banks, 0-128 MiB).
+srat_arm64()
+{
+	local body='' hdr sum=0 i b
+
+	for i in 0 1 2 3; do	# GICC affinity: type 3, 18 bytes, node, UID, enabled
+		body=$body"0312$(hex_le $((i / 2)) 4)$(hex_le $i 4)$(hex_le 1 4)$(hex_le 0 4)"
+	done
+	for i in 0:0:0x8000000 0:0x40000000:0x20000000 1:0x60000000:0x20000000; do
+		IFS=: read -r n b sz <<<"$i"	# memory affinity: type 1, 40 bytes
+		body=$body"0128$(hex_le "$n" 4)0000$(hex_le "$b" 8)$(hex_le "$sz" 8)"
+		body=$body"$(hex_le 0 4)$(hex_le 1 4)$(hex_le 0 8)"
+	done
+	body="$(hex_le 1 4)$(hex_le 0 8)$body"	# reserved (1), reserved
+	# header: SRAT, length, revision 3, checksum, BOCHS, BXPC, OEM revision 2
+	hdr="53524154$(hex_le $((36 + ${#body} / 2)) 4)0300"
+	hdr=$hdr"424f43485320""4258504320202020""$(hex_le 2 4)""554e4352""$(hex_le 1 4)"
+	for ((i = 0; i < ${#hdr} + ${#body}; i += 2)); do
+		b=$hdr$body
+		sum=$(((sum + 0x${b:i:2}) & 0xff))
+	done
+	b=$hdr$body
+	b=${b:0:18}$(printf '%02x' $(((256 - sum) & 0xff)))${b:20}
+	printf '%b' "$(sed 's/../\\x&/g' <<<"$b")" >"$1"
+}
+
+# arm64: ACPI through UEFI; QEMU refuses -acpitable there, so the tables go
+# in by the kernel's initrd table upgrade: an uncompressed cpio holding
+# kernel/firmware/acpi/*.aml in front of the initrd. The one UART is the
+# console; the results port is a virtio console (guest /dev/hvc0).
+if [ "$arch" = arm64 ]; then
+	mkdir -p "$work/upgrade/kernel/firmware/acpi"
+	# short names: 6.1 truncates those longer than 18 characters
+	srat_arm64 "$work/upgrade/kernel/firmware/acpi/srat.aml"
+	i=0
+	for f in ${tables[@]+"${tables[@]}"}; do
+		cp "$f" "$work/upgrade/kernel/firmware/acpi/t$i.aml"
+		i=$((i + 1))
+	done
+	(cd "$work/upgrade" && find kernel | LC_ALL=C sort |
+		cpio --quiet -o -H newc -R 0:0) >"$work/initrd"
+	cat "$initrd" >>"$work/initrd"
+	# UEFI in pflash (code read-only, variables as a throw-away snapshot):
+	# with -bios, 6.1 sees the second flash bank as memory without a NUMA
+	# node and gives up NUMA.
+	machine=(-M virt,gic-version=3 -cpu cortex-a57
+		 -drive "if=pflash,format=raw,unit=0,readonly=on,file=$efi"
+		 -drive "if=pflash,format=raw,unit=1,snapshot=on,file=$efivars"
+		 -device virtio-serial-device -chardev "file,id=res,path=$res"
+		 -device virtconsole,chardev=res -serial "file:$log"
+		 -initrd "$work/initrd")
+	cmdline="console=ttyAMA0 panic=-1 oops=panic"
+else
+	machine=(-M q35 -cpu max,vendor=GenuineIntel
+		 -serial "file:$log" -serial "file:$res"
+		 -initrd "$initrd" ${acpi[@]+"${acpi[@]}"})
+	cmdline="console=ttyS0 cpu0_hotplug panic=-1 oops=panic"
+fi
+
 start=$(date +%s)
-timeout -k 5 "$tmo" qemu-system-x86_64 -M q35 -cpu max,vendor=GenuineIntel -m 1G -nic none \
+timeout -k 5 "$tmo" $qemu "${machine[@]}" -m 1G -nic none \
 	-smp 4,sockets=2,cores=2,threads=1 \
 	-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M \
 	-numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1 \
 	-display none -monitor none -no-reboot \
-	-serial "file:$log" -serial "file:$res" \
-	-kernel "$kernel" -initrd "$initrd" ${acpi[@]+"${acpi[@]}"} \
-	-append "console=ttyS0 cpu0_hotplug panic=-1 oops=panic $append" </dev/null &
+	-kernel "$kernel" -append "$cmdline $append" </dev/null &
 qpid=$!
 trap 'kill $qpid 2>/dev/null; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM

@@ -106,3 +106,14 @@ count_every_pmu() {
 	perf stat -a -x';' $args -- sh -c "$inj" 2>&1 >/dev/null |
 		awk -F';' -v v="$1" '$1 != v { print $3 "=" $1 }'
 }
+
+# socket_of CPU: the socket of an online CPU, numbered 0, 1... in the order
+# of the package ids. x86 numbers packages 0, 1; arm64 ACPI names them by
+# their PPTT offset (e.g. 36, 116): both give 0 and 1 here. All CPUs of the
+# guest must be online, for the ranking to see every package.
+socket_of() {
+	_id=$(cat /sys/devices/system/cpu/cpu$1/topology/physical_package_id 2>&1) ||
+		{ echo "$_id"; return 1; }
+	cat /sys/devices/system/cpu/cpu[0-9]*/topology/physical_package_id |
+		sort -nu | awk -v id="$_id" '$1 == id { print NR - 1 }'
+}

@@ -15,7 +15,7 @@ dev=arm-cs-arch-pmu.0
 check_eq "associated_cpus is the whole container" 0-3 "$(cat $EV/$U/associated_cpus)"
 cpu=$(cat $EV/$U/cpumask)
 check_eq "active CPU is on the PMU's node" 0 \
-	"$(cat /sys/devices/system/cpu/cpu$cpu/topology/physical_package_id)"
+	"$(socket_of $cpu)"
 irq=$(awk -v d="$dev" '$NF == d { sub(":", "", $1); print $1 }' /proc/interrupts)
 check_eq "overflow IRQ on the active CPU" "$cpu" \
 	"$(cat /proc/irq/$irq/effective_affinity_list 2>&1)"

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every VM boot of make check: the x86 and arm64 guests with the default
+# firmware, and the x86 guest with each variant
+# (tools/testing/tests/variants/*), run by UNCORE_VM_JOBS workers at once
+# (default 2: a TCG guest keeps about one host CPU busy). Each worker
+# builds in a directory of its own (.vm-build-<n>); each boot's output is
+# kept and printed whole, in job order, once it is done.
+#
+# Usage: vm-all.sh
+#   UNCORE_TAP_STATE: counts of every boot are added to this file.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+JOBS=${UNCORE_VM_JOBS:-2}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# Longest first, so the workers end close together.
+jobs=("x86_64 default" "arm64 default")
+for v in "$HERE"/tests/variants/*/; do
+	jobs+=("x86_64 $(basename "$v")")
+done
+
+# Downloads and caches, once, before workers could race for them.
+"$HERE/check/deps.sh" >&2 &&
+	"$HERE/vm/kernel.sh" "$("$HERE/check/kdir.sh" 6.1)" >/dev/null ||
+	echo "vm-all: preparing the x86 guest failed; the boots will say why" >&2
+{ "$HERE/check/arm64.sh" kdir && "$HERE/check/arm64.sh" kernel &&
+	"$HERE/check/arm64.sh" rootfs; } >/dev/null ||
+	echo "vm-all: preparing the arm64 guest failed; its boot will say why" >&2
+
+# run_job N "ARCH VARIANT": one boot, in a free worker slot
+run_job() {
+	local n=$1 arch=${2% *} variant=${2#* } slot fd
+
+	for slot in $(seq 1 "$JOBS"); do
+		exec {fd}>"$TMP/slot$slot"
+		flock -n "$fd" && break
+		exec {fd}>&-
+	done
+	UNCORE_VM_BUILD="$REPO/.vm-build-$slot" UNCORE_TAP_STATE="$TMP/state$n" \
+		"$HERE/vm-test.sh" --no-summary --arch "$arch" --firmware "$variant" \
+		>"$TMP/out$n" 2>&1
+	echo "vm-all: $arch/$variant done ($(grep -c '^ok' "$TMP/out$n") ok," \
+	     "$(grep -c '^not ok' "$TMP/out$n") not ok)" >&2
+}
+export -f run_job
+export HERE REPO JOBS TMP
+
+for i in "${!jobs[@]}"; do
+	printf '%s\t%s\n' "$i" "${jobs[$i]}"
+done | xargs -P "$JOBS" -L 1 -d '\n' bash -c 'run_job "${1%%	*}" "${1#*	}"' _
+
+pass=0 fail=0
+for i in "${!jobs[@]}"; do
+	echo "# ---- vm: ${jobs[$i]} ----"
+	cat "$TMP/out$i" 2>/dev/null
+	p=$(awk '$1 == "passed" { print $2 }' "$TMP/state$i" 2>/dev/null)
+	f=$(awk '$1 == "failed" { print $2 }' "$TMP/state$i" 2>/dev/null)
+	[ -n "$p$f" ] || { echo "not ok - vm: ${jobs[$i]} reported nothing"; f=1; }
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${f:-0}))
+done
+if [ -n "${UNCORE_TAP_STATE:-}" ]; then
+	p=$(awk '$1 == "passed" { print $2 }' "$UNCORE_TAP_STATE" 2>/dev/null)
+	f=$(awk '$1 == "failed" { print $2 }' "$UNCORE_TAP_STATE" 2>/dev/null)
+	printf 'passed %d\nfailed %d\n' $((${p:-0} + pass)) $((${f:-0} + fail)) \
+		>"$UNCORE_TAP_STATE"
+fi
+[ "$fail" -eq 0 ]
