@@ -164,9 +164,15 @@ iomem_lines() {
 	grep -c 'MRVL000E' /proc/iomem
 }
 loaded=$(iomem_lines)
-perf stat -a -e "$P0/ib_tlp_npr/" -- sleep 2 >/dev/null 2>&1 &
+perf stat -a -e "$P0/ib_tlp_npr/" -- sleep 3 >/dev/null 2>&1 &
 spid=$!
-sleep 1
+# An open event holds a reference on the driver; perf may take more than a
+# second to get there on a loaded host or a debug kernel.
+i=0
+while [ "$(cat /sys/module/marvell_pem_pmu/refcnt)" = 0 ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 check_fail "rmmod with an open event is refused" rmmod marvell_pem_pmu
 check_fail "simulator cannot go while the driver is bound" rmmod uncore_sim
 wait $spid
