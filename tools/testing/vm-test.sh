@@ -4,12 +4,16 @@
 # Build everything the test VM needs and run the guest tests in it.
 #
 # Usage: vm-test.sh [--firmware VARIANT] [--extra DIR] [--no-summary]
-#                   [--only GLOB] [--demo]
+#                   [--only GLOB] [--demo] [--kernel-tree DIR] [--timeout-scale N]
 #   --firmware  topology/firmware variant (tools/testing/sim/topology/); its
 #               tests are tools/testing/tests/variants/<variant>/
 #   --extra     a directory of further guest tests, run after the built-in
 #   --only      run only built-in tests whose file name matches GLOB
 #   --demo      run tools/testing/demo/ instead of the tests
+#   --kernel-tree  build the modules with KDIR=DIR and boot DIR/arch/x86/boot/bzImage
+#               (a self-built tree, e.g. vm/debug-kernel.sh's) instead of Debian's;
+#               if DIR/.config has kmemleak, tests/debug/ runs last
+#   --timeout-scale  multiply the guest test and the QEMU timeouts by N (slow kernels)
 # UNCORE_TAP_STATE and --no-summary are handed to the VM runner, so make
 # check can add these results to the static checks' totals.
 
@@ -23,6 +27,8 @@ extra=
 only='*'
 demo=0
 runargs=()
+ktree=
+tscale=1
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -31,6 +37,8 @@ while [ $# -gt 0 ]; do
 	--only)		only=$2; shift 2 ;;
 	--demo)		demo=1; shift ;;
 	--no-summary)	runargs+=(--no-summary); shift ;;
+	--kernel-tree)	ktree=$2; shift 2 ;;
+	--timeout-scale) tscale=$2; shift 2 ;;
 	*)		echo "vm-test.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -52,9 +60,18 @@ setup_failed() {
 trap setup_failed EXIT
 
 "$HERE/check/deps.sh" >&2
-kdir=$("$HERE/check/kdir.sh" 6.1)
+case $tscale in
+''|*[!0-9]*|0) echo "vm-test.sh: --timeout-scale needs a positive integer" >&2; exit 2 ;;
+esac
+if [ -n "$ktree" ]; then
+	kdir=$(cd "$ktree" && pwd)
+	[ -s "$kdir/arch/x86/boot/bzImage" ] ||
+		{ echo "vm-test.sh: no $kdir/arch/x86/boot/bzImage" >&2; exit 2; }
+else
+	kdir=$("$HERE/check/kdir.sh" 6.1)
+fi
 
-rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw"
+rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw" "$BUILD/debug-tests"
 mkdir -p "$BUILD/modules" "$BUILD/tests/lib" "$BUILD/fw"
 
 # Build in a private copy of the sources, so a build in the work tree (or
@@ -102,17 +119,29 @@ if [ -n "$extra" ]; then
 	[ -d "$extra" ] || { echo "vm-test.sh: no directory $extra" >&2; exit 2; }
 	tests+=(--tests "$extra")
 fi
+# A kernel with kmemleak ends each boot with the leak scan (tests/debug/).
+if [ $demo = 0 ] && grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kdir/.config" 2>/dev/null; then
+	mkdir -p "$BUILD/debug-tests/lib"
+	cp "$HERE/tests/debug/"* "$BUILD/debug-tests/"
+	cp "$HERE/tests/lib/lib.sh" "$BUILD/debug-tests/lib/"
+	tests+=(--tests "$BUILD/debug-tests")
+fi
 
 order="uncore_pmu uncore_sim marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu"
 order="$order nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu"
 "$HERE/vm/initramfs.sh" "$BUILD/initrd.gz" --modules "$BUILD/modules" \
-	--order "$order" "${tests[@]}" >&2
+	--order "$order" "${tests[@]}" --test-timeout $((600 * tscale)) >&2
 
 append="uncore_sim.topology=$variant"
 # A variant may need more on the kernel command line (module parameters).
 [ -f "$tdir/append" ] && append="$append $(cat "$tdir/append")"
 trap - EXIT
-kernel=$("$HERE/vm/kernel.sh" "$kdir")
+if [ -n "$ktree" ]; then
+	kernel=$kdir/arch/x86/boot/bzImage
+else
+	kernel=$("$HERE/vm/kernel.sh" "$kdir")
+fi
+runargs+=(--timeout $((900 * tscale)))
 if [ $demo = 0 ]; then
 	exec "$HERE/vm/run.sh" --kernel "$kernel" --initrd "$BUILD/initrd.gz" \
 		"${tables[@]}" --append "$append" --log "$BUILD/console.log" "${runargs[@]}"
