@@ -4,6 +4,7 @@
 #
 #   make [KDIR=<kernel build tree>] [ARCH=arm64 CROSS_COMPILE=...] [COMPILE_TEST=1] [W=1] [C=2]
 #   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=variant]
+#   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
 
 HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/x86_64/x86/')
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -80,4 +81,25 @@ demo:
 	+tools/testing/vm-test.sh --demo
 
 help:
-	@sed -n '3,6p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,7p' $(firstword $(MAKEFILE_LIST))
+
+# make check-debug: every VM run of make check (default firmware, then each
+# variant) on the debug kernel of tools/testing/vm/debug-kernel.sh (built
+# once, ~40 min cold), with the timeouts scaled for its slowness. Never
+# part of make check.
+DEBUG_STATE := $(CURDIR)/.check-debug-state
+DEBUG_TIMEOUT_SCALE ?= 4
+.PHONY: check-debug
+check-debug:
+	@rm -f $(DEBUG_STATE)
+	+@if tree=$$(tools/testing/vm/debug-kernel.sh); then \
+		for v in default $(notdir $(wildcard tools/testing/tests/variants/*)); do \
+			UNCORE_TAP_STATE=$(DEBUG_STATE) tools/testing/vm-test.sh --no-summary \
+				--kernel-tree $$tree --timeout-scale $(DEBUG_TIMEOUT_SCALE) \
+				--firmware $$v || true; \
+		done; \
+	else \
+		echo "not ok - check-debug: building the debug kernel failed"; \
+		printf 'passed 0\nfailed 1\n' > $(DEBUG_STATE); \
+	fi
+	@tools/testing/check/summary.sh $(DEBUG_STATE)
