@@ -23,6 +23,8 @@ case ${1:-} in
 *) sed -n '5,6s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac
 
+# The compiler, flex, bison, libelf-dev... and linux-source-6.1 itself.
+"$here/../check/deps.sh" >&2
 tar=/usr/src/linux-source-6.1.tar.xz
 [ -f "$tar" ] || die "$tar missing (run tools/testing/check/deps.sh)"
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
@@ -59,8 +61,9 @@ fi
 mkdir -p "$out"
 {
 	make -C "$src" O="$out" x86_64_defconfig
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-		"$src/kernel/configs/kvm_guest.config" "$frag"
+	# merge_config.sh keeps its temporary files in the current directory
+	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
+		"$src/kernel/configs/kvm_guest.config" "$frag")
 	make -C "$src" O="$out" olddefconfig
 } >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "configuring failed, see $log"; }
 
