@@ -7,6 +7,7 @@
 #   make fuzz-soak [FUZZ_SEED=n]
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
 #   make install-tools [DESTDIR=...]
+#   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
 
 HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/x86_64/x86/')
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -96,7 +97,7 @@ fuzz-soak:
 		tools/testing/vm-test.sh --only '95-*'
 
 help:
-	@sed -n '3,9p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,10p' $(firstword $(MAKEFILE_LIST))
 
 # ---- DKMS package (dkms.conf) ----
 #
@@ -149,3 +150,24 @@ install-tools:
 		install -m 0755 tools/uncore-rcmap/t410-pcie-rcmap $(TOOLS_BINDIR)/; \
 	fi
 
+
+# make check-debug: every VM run of make check (default firmware, then each
+# variant) on the debug kernel of tools/testing/vm/debug-kernel.sh (built
+# once, ~40 min cold), with the timeouts scaled for its slowness. Never
+# part of make check.
+DEBUG_STATE := $(CURDIR)/.check-debug-state
+DEBUG_TIMEOUT_SCALE ?= 4
+.PHONY: check-debug
+check-debug:
+	@rm -f $(DEBUG_STATE)
+	+@if tree=$$(tools/testing/vm/debug-kernel.sh); then \
+		for v in default $(notdir $(wildcard tools/testing/tests/variants/*)); do \
+			UNCORE_TAP_STATE=$(DEBUG_STATE) tools/testing/vm-test.sh --no-summary \
+				--kernel-tree $$tree --timeout-scale $(DEBUG_TIMEOUT_SCALE) \
+				--firmware $$v || true; \
+		done; \
+	else \
+		echo "not ok - check-debug: building the debug kernel failed"; \
+		printf 'passed 0\nfailed 1\n' > $(DEBUG_STATE); \
+	fi
+	@tools/testing/check/summary.sh $(DEBUG_STATE)

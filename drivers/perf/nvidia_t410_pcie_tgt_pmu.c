@@ -86,7 +86,10 @@ static unsigned int tgt_group_ranges(struct perf_event *event)
 	unsigned int n = 0, i;
 
 	seen[n++] = event;
-	if (leader != event && leader->pmu == event->pmu &&
+	/* A new leader has no siblings, nor the ctx->mutex to walk them. */
+	if (leader == event)
+		return n;
+	if (leader->pmu == event->pmu &&
 	    (leader->attr.config & TGT_ADDR_EN) && !tgt_same_range(leader, event))
 		seen[n++] = leader;
 	for_each_sibling_event(m, leader) {

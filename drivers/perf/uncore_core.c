@@ -516,11 +516,16 @@ static int uncore_pmu_validate_group(struct uncore_pmu *upmu, struct perf_event 
 
 	if (uncore_pmu_foreign(event, leader, &n))
 		return -EINVAL;
-	for_each_sibling_event(sib, leader)
-		if (uncore_pmu_foreign(event, sib, &n))
-			return -EINVAL;
-	if (leader != event)
+	/*
+	 * A new leader has no siblings yet. Only a new sibling is initialised
+	 * under the leader's ctx->mutex, which walking the siblings needs.
+	 */
+	if (leader != event) {
+		for_each_sibling_event(sib, leader)
+			if (uncore_pmu_foreign(event, sib, &n))
+				return -EINVAL;
 		n++;
+	}
 	if (upmu->num_counters && n > upmu->num_counters)
 		return -EINVAL;
 	if (upmu->desc->ops->validate_group)

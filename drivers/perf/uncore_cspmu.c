@@ -165,11 +165,13 @@ static int cspmu_validate_group(struct perf_event *event)
 
 	if (leader->pmu == event->pmu)
 		cspmu_is_cycle(c, leader) ? cycles++ : regular++;
-	for_each_sibling_event(sib, leader)
-		if (sib->pmu == event->pmu)
-			cspmu_is_cycle(c, sib) ? cycles++ : regular++;
-	if (leader != event)
+	/* A new leader has no siblings, nor the ctx->mutex to walk them. */
+	if (leader != event) {
+		for_each_sibling_event(sib, leader)
+			if (sib->pmu == event->pmu)
+				cspmu_is_cycle(c, sib) ? cycles++ : regular++;
 		cspmu_is_cycle(c, event) ? cycles++ : regular++;
+	}
 
 	if (cycles > 1 || regular > slots)
 		return -EINVAL;

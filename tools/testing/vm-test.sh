@@ -5,12 +5,17 @@
 #
 # Usage: vm-test.sh [--firmware VARIANT] [--extra DIR] [--no-summary]
 #                   [--only GLOB] [--demo] [--arch x86_64|arm64]
+#                   [--kernel-tree DIR] [--timeout-scale N]
 #   --firmware  topology/firmware variant (tools/testing/sim/topology/); its
 #               tests are tools/testing/tests/variants/<variant>/
 #   --extra     a directory of further guest tests, run after the built-in
 #   --only      run only built-in tests whose file name matches GLOB
 #   --demo      run tools/testing/demo/ instead of the tests
 #   --arch      the guest: x86_64 (default) or arm64 (tools/testing/vm/README.md)
+#   --kernel-tree  build the modules with KDIR=DIR and boot DIR/arch/x86/boot/bzImage
+#               (a self-built tree, e.g. vm/debug-kernel.sh's) instead of Debian's;
+#               if DIR/.config has kmemleak, tests/debug/ runs last
+#   --timeout-scale  multiply the guest test and the QEMU timeouts by N (slow kernels)
 # UNCORE_TAP_STATE and --no-summary are handed to the VM runner, so make
 # check can add these results to the static checks' totals.
 
@@ -25,6 +30,8 @@ only='*'
 demo=0
 arch=x86_64
 runargs=()
+ktree=
+tscale=1
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -34,6 +41,8 @@ while [ $# -gt 0 ]; do
 	--demo)		demo=1; shift ;;
 	--arch)		arch=$2; shift 2 ;;
 	--no-summary)	runargs+=(--no-summary); shift ;;
+	--kernel-tree)	ktree=$2; shift 2 ;;
+	--timeout-scale) tscale=$2; shift 2 ;;
 	*)		echo "vm-test.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -55,18 +64,29 @@ setup_failed() {
 trap setup_failed EXIT
 
 "$HERE/check/deps.sh" >&2
+case $tscale in
+''|*[!0-9]*|0) echo "vm-test.sh: --timeout-scale needs a positive integer" >&2; exit 2 ;;
+esac
 # arm64: Debian's arm64 6.1 headers, cross-compiled, in a build dir of its own
 kmake=() cc=gcc
 case $arch in
-x86_64)	kdir=$("$HERE/check/kdir.sh" 6.1) ;;
-arm64)	kdir=$("$HERE/check/arm64.sh" kdir)
+x86_64)	if [ -n "$ktree" ]; then
+		kdir=$(cd "$ktree" && pwd)
+		[ -s "$kdir/arch/x86/boot/bzImage" ] ||
+			{ echo "vm-test.sh: no $kdir/arch/x86/boot/bzImage" >&2; exit 2; }
+	else
+		kdir=$("$HERE/check/kdir.sh" 6.1)
+	fi ;;
+arm64)	[ -z "$ktree" ] ||
+		{ echo "vm-test.sh: --kernel-tree is for the x86 guest" >&2; exit 2; }
+	kdir=$("$HERE/check/arm64.sh" kdir)
 	kmake=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 	cc=aarch64-linux-gnu-gcc
 	BUILD=$BUILD/arm64 ;;
 *)	echo "vm-test.sh: unknown architecture $arch" >&2; exit 2 ;;
 esac
 
-rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw"
+rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw" "$BUILD/debug-tests"
 mkdir -p "$BUILD/modules" "$BUILD/tests/lib" "$BUILD/fw"
 
 # Build in a private copy of the sources, so a build in the work tree (or
@@ -145,25 +165,43 @@ if [ -n "$extra" ]; then
 	[ -d "$extra" ] || { echo "vm-test.sh: no directory $extra" >&2; exit 2; }
 	tests+=(--tests "$extra")
 fi
+# A kernel with kmemleak ends each boot with the leak scan (tests/debug/).
+if [ $demo = 0 ] && grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kdir/.config" 2>/dev/null; then
+	mkdir -p "$BUILD/debug-tests/lib"
+	cp "$HERE/tests/debug/"* "$BUILD/debug-tests/"
+	cp "$HERE/tests/lib/lib.sh" "$BUILD/debug-tests/lib/"
+	tests+=(--tests "$BUILD/debug-tests")
+fi
 
 order="uncore_pmu uncore_sim marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu"
 order="$order nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu"
 # The arm64 guest is slower: each perf run costs more under TCG, and perf's
-# all-PMU test also walks the CPU PMU's events there.
-tmo=()
+# all-PMU test also walks the CPU PMU's events there. --timeout-scale
+# stretches both for slow (debug) kernels.
 if [ "$arch" = arm64 ]; then
-	tmo=(--test-timeout 1200)
-	runargs+=(--timeout 2400)
+	tmo=(--test-timeout $((1200 * tscale)))
+	runargs+=(--timeout $((2400 * tscale)))
+else
+	tmo=(--test-timeout $((600 * tscale)))
+	runargs+=(--timeout $((900 * tscale)))
 fi
 "$HERE/vm/initramfs.sh" "$BUILD/initrd.gz" --arch "$arch" --modules "$BUILD/modules" \
-	--order "$order" "${tests[@]}" ${files[@]+"${files[@]}"} ${tmo[@]+"${tmo[@]}"} >&2
+	--order "$order" "${tests[@]}" ${files[@]+"${files[@]}"} "${tmo[@]}" >&2
 
 append="uncore_sim.topology=$variant${append:+ $append}"
 # A variant may need more on the kernel command line (module parameters).
 [ -f "$tdir/append" ] && append="$append $(cat "$tdir/append")"
+# A slow (debug) kernel on a loaded host may miss the boot-time check that
+# the timer interrupt arrives through the IO-APIC, and panic. With 5-level
+# paging (TCG's max CPU has LA57), an interrupt while identify_cpu() has
+# cleared the boot CPU's feature bits makes KASAN see the direct map as
+# unshadowed: a false "wild-memory-access" that also turns lockdep off.
+[ -z "$ktree" ] || append="$append no_timer_check no5lvl"
 trap - EXIT
 if [ "$arch" = arm64 ]; then
 	kernel=$("$HERE/vm/kernel.sh" --arch arm64)
+elif [ -n "$ktree" ]; then
+	kernel=$kdir/arch/x86/boot/bzImage
 else
 	kernel=$("$HERE/vm/kernel.sh" "$kdir")
 fi

@@ -174,7 +174,9 @@ fi
 problems=$(tr -d '\r' <"$log" | awk '
 	!/\[ *[0-9]+\.[0-9]+\]/ { next }
 	/---\[ end/ { open = 0 }
-	/Oops|WARNING:|BUG:|KASAN|possible circular locking|INFO: lockdep|Call Trace|Kernel panic/ {
+	/Oops|WARNING:|BUG:|KASAN|possible circular locking|INFO: lockdep|Call Trace/ ||
+	/Kernel panic|inconsistent lock state|called from invalid context|ODEBUG:/ ||
+	/kmemleak: .*(suspected memory leak|detector disabled|Cannot|Failed|pool empty)/ {
 		print "# console: " $0
 		if (/Kernel panic/ && n) next
 		if (!open || NR - open > 100) { n++; open = NR }
