@@ -6,8 +6,9 @@
 #
 # Usage: $0 [--no-summary] [CHECK...]
 #   CHECK: build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch
-#          spdx sim-selftest dkms (default: all).  --no-summary leaves the closing line to
-#          summary.sh; set UNCORE_TAP_STATE to share the counts with it.
+#          spdx sim-selftest rcmap perf-json docs dkms metrics build-arm64
+#          (default: all).  --no-summary leaves the closing line to summary.sh;
+#          set UNCORE_TAP_STATE to share the counts with it.
 #   UNCORE_SKIP_DEPS=1 skips deps.sh.
 set -u
 
@@ -33,7 +34,7 @@ summary=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--no-summary)	summary=0; shift ;;
-	-h|--help)	sed -n "4,11{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
+	-h|--help)	sed -n "4,12{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
 	*)		break ;;
 	esac
 done
