@@ -44,7 +44,7 @@ arm64_kos()
 
 check_build_arm64()
 {
-	local log=$TMP/build-arm64.log out=$TMP/build-arm64.out rc=0 line f
+	local log=$TMP/build-arm64.log out=$TMP/build-arm64.out rc=0
 	local slog=$TMP/sparse-arm64.log sout=$TMP/sparse-arm64.out
 
 	ARM64_KDIR=$("$HERE/arm64.sh" kdir 2>"$out") || {
@@ -72,18 +72,5 @@ check_build_arm64()
 		arm64_make "$slog" clean &&
 		arm64_make "$slog" C=2 COMPILE_TEST=1 modules
 	} || rc=1
-	grep -q '^ *CHECK ' "$slog" ||
-		{ echo "sparse did not run (C=2 not forwarded?)" >>"$sout"; rc=1; }
-	grep -E '\.(c|h):[0-9]+:[0-9]+: (warning|error)' "$slog" |
-	while IFS= read -r line; do
-		f=${line%%:*}
-		case $f in
-		"$REPO"/*)	echo "$line" ;;
-		/*)		;;
-		*)		[ -e "$REPO/$f" ] && echo "$line" ;;
-		esac
-	done >>"$sout"
-	grep -qE '\.(c|h):[0-9]+:[0-9]+: ' "$sout" && rc=1
-	[ $rc -eq 0 ] || tail -n 20 "$slog" >>"$sout"
-	tap_result $rc "sparse C=2 (arm64)" "$sout"
+	sparse_result "$slog" "$sout" "sparse C=2 (arm64)" $rc
 }

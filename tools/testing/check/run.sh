@@ -100,9 +100,19 @@ check_build()
 # check_sparse VER: no sparse (C=2) warning about our files
 check_sparse()
 {
-	local log=$TMP/sparse-$1.log out=$TMP/sparse-$1.out rc=0 line f
+	local log=$TMP/sparse-$1.log rc=0
 
 	kbuild "$1" "$log" C=2 || rc=1
+	sparse_result "$log" "$TMP/sparse-$1.out" "sparse C=2 ($1)" $rc
+}
+
+# sparse_result LOG OUT DESC RC: the result of a C=2 build whose output is
+# in LOG (RC non-zero if the build failed): sparse must have run and said
+# nothing about a file of ours. OUT collects what is wrong.
+sparse_result()
+{
+	local log=$1 out=$2 rc=$4 line f
+
 	grep -q '^ *CHECK ' "$log" ||
 		{ echo "sparse did not run (C=2 not forwarded?)" >>"$out"; rc=1; }
 	grep -E '\.(c|h):[0-9]+:[0-9]+: (warning|error)' "$log" |
@@ -116,7 +126,7 @@ check_sparse()
 	done >>"$out"
 	grep -qE '\.(c|h):[0-9]+:[0-9]+: ' "$out" && rc=1
 	[ $rc -eq 0 ] || tail -n 20 "$log" >>"$out"
-	tap_result $rc "sparse C=2 ($1)" "$out"
+	tap_result $rc "$3" "$out"
 }
 
 # cocci_one FILE.cocci: run one semantic patch as scripts/coccicheck does
