@@ -5,7 +5,7 @@
 #
 # Usage: vm-test.sh [--firmware VARIANT] [--extra DIR] [--no-summary]
 #                   [--only GLOB] [--demo] [--arch x86_64|arm64]
-#                   [--kernel-tree DIR] [--timeout-scale N]
+#                   [--kernel-tree DIR] [--timeout-scale N] [--bench]
 #   --firmware  topology/firmware variant (tools/testing/sim/topology/); its
 #               tests are tools/testing/tests/variants/<variant>/
 #   --extra     a directory of further guest tests, run after the built-in
@@ -16,6 +16,11 @@
 #               (a self-built tree, e.g. vm/debug-kernel.sh's) instead of Debian's;
 #               if DIR/.config has kmemleak, tests/debug/ runs last
 #   --timeout-scale  multiply the guest test and the QEMU timeouts by N (slow kernels)
+#   --bench     make bench: only the MMIO bench (87-*), with its timing part
+#               (tests/lib/bench.conf BENCH_TIMING=1), then print its tables
+# A test whose first lines hold "# requires: function_graph" is left out
+# (with a "# " line saying so) of a --kernel-tree boot whose .config lacks
+# CONFIG_FUNCTION_GRAPH_TRACER=y; Debian's kernels have it.
 # UNCORE_TAP_STATE and --no-summary are handed to the VM runner, so make
 # check can add these results to the static checks' totals.
 
@@ -28,6 +33,7 @@ variant=default
 extra=
 only='*'
 demo=0
+bench=0
 arch=x86_64
 runargs=()
 ktree=
@@ -39,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--extra)	extra=$2; shift 2 ;;
 	--only)		only=$2; shift 2 ;;
 	--demo)		demo=1; shift ;;
+	--bench)	bench=1; only='87-*'; shift ;;
 	--arch)		arch=$2; shift 2 ;;
 	--no-summary)	runargs+=(--no-summary); shift ;;
 	--kernel-tree)	ktree=$2; shift 2 ;;
@@ -139,13 +146,21 @@ if [ $demo = 1 ]; then
 	cp "$HERE/demo/"* "$BUILD/tests/"
 else
 	for t in "$tdir/"$only; do
-		[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$BUILD/tests/"
+		[ -f "$t" ] && [ -x "$t" ] || continue
+		# "# requires: function_graph": the tracer must be in the kernel
+		if [ -n "$ktree" ] && head -n 10 "$t" | grep -q '^# requires:.*function_graph' &&
+		   ! grep -qx 'CONFIG_FUNCTION_GRAPH_TRACER=y' "$kdir/.config"; then
+			echo "# vm-test: left out ${t##*/}: it requires function_graph," \
+			     "which $kdir/.config lacks (CONFIG_FUNCTION_GRAPH_TRACER)"
+			continue
+		fi
+		cp "$t" "$BUILD/tests/"
 	done
 	# The firmware as generated, for tests that compare what booted.
 	mkdir -p "$BUILD/tests/fw"
 	cp "$BUILD/fw/"*.aml "$BUILD/fw/"*.dat "$BUILD/tests/fw/" 2>/dev/null || true
 fi
-cp "$HERE/tests/lib/lib.sh" "$BUILD/tests/lib/"
+cp "$HERE/tests/lib/"*.sh "$BUILD/tests/lib/"
 cp "$REPO/tools/uncore-metrics/uncore-metrics" "$BUILD/tests/lib/"
 for c in "$HERE/tests/lib/"*.c; do
 	t=$(basename "$c" .c)
@@ -155,6 +170,8 @@ done
 for v in UNCORE_FUZZ_SEED UNCORE_FUZZ_ITER UNCORE_FUZZ_TIME; do
 	[ -z "${!v:-}" ] || echo "$v=${!v}"
 done > "$BUILD/tests/lib/fuzz.conf"
+# The bench's timing part runs in make bench only.
+echo "BENCH_TIMING=$bench" > "$BUILD/tests/lib/bench.conf"
 
 tests=(--tests "$BUILD/tests")
 if [ -n "$extra" ]; then
@@ -205,10 +222,21 @@ elif [ -n "$ktree" ]; then
 else
 	kernel=$("$HERE/vm/kernel.sh" "$kdir")
 fi
-if [ $demo = 0 ]; then
+if [ $demo = 0 ] && [ $bench = 0 ]; then
 	exec "$HERE/vm/run.sh" --kernel "$kernel" --initrd "$BUILD/initrd.gz" \
 		"${tables[@]}" --append "$append" --log "$BUILD/console.log" --arch "$arch" \
 		"${runargs[@]}"
+fi
+
+# make bench: the tables are the bench's "# " lines on the guest console.
+if [ $bench = 1 ]; then
+	st=0
+	"$HERE/vm/run.sh" --kernel "$kernel" --initrd "$BUILD/initrd.gz" "${tables[@]}" \
+		--append "$append" --log "$BUILD/console.log" --arch "$arch" \
+		"${runargs[@]}" > "$BUILD/bench.tap" || st=$?
+	tr -d '\r' < "$BUILD/console.log" | sed -n 's/^[0-9]*-bench\.sh: \(#.*\)$/\1/p'
+	cat "$BUILD/bench.tap"
+	exit $st
 fi
 
 # The demo's own output is on the guest console: show it after the run.

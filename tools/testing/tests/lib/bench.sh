@@ -1,0 +1,350 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# MMIO cost of every perf callback of our PMUs (busybox sh; source it after
+# lib.sh). ftrace's function_graph tracer, restricted to the helper layer's
+# struct pmu callbacks and to the PMU's CPU, shows every register access
+# inside each callback; tests/lib/pmu_bench drives the callbacks in fixed
+# phases and marks each phase in the trace. The simulator's stats give the
+# same totals independently: bench_run checks that the two agree.
+#
+# All driver MMIO in the guest goes through uncore_backend_read/_write
+# (drivers/perf/uncore_core.c) to the simulator's backend ops, sim_be_read
+# and sim_be_write. Those two are what is counted: they are called through
+# a function pointer, so each access is a frame of its own, whereas the
+# compiler may inline uncore_backend_read into its callers in
+# uncore_core.c (uncore_read_hilohi), which then show no frame for it.
+#
+#   bench_setup                  mount tracefs, pick the callbacks; 1 if no function_graph
+#   bench_run NAME PMU [pmu_bench options] EVENT...
+#   bench_get NAME PHASE ROW FIELD
+#       ROW: a callback (add del start stop read pmu_enable pmu_disable
+#       start_txn commit_txn cancel_txn), FIELD: calls reads_min reads_max
+#       writes_min writes_max allocs prints, or reads writes (all calls of
+#       the phase together); 0 when the callback was not called.
+#       ROW stats|regs|traced, FIELD a key of that line
+#   bench_table NAME [TITLE]     the results of NAME as "# " lines
+#   bench_event PMU TERMS        "CONFIG:CONFIG1:CONFIG2" of an event string such as
+#                                "in_rd_req,gpu_mask=0x1", from the PMU's events/ and format/
+#   bench_teardown
+#
+# Results: $BENCH_RES, one line per NAME, phase and callback
+#   NAME PHASE CALLBACK calls reads_min reads_max writes_min writes_max allocs prints reads writes
+# and per phase "NAME PHASE stats key=value...", "NAME PHASE regs changed=N ...",
+# "NAME PHASE traced reads=R writes=W" (the top-level frames: each MMIO once).
+# Counts of nested callbacks (start inside add, stop inside del) are also
+# counted in the callback that contains them (inclusive).
+
+BENCH_RES=/tmp/bench.results
+BENCH_PMU_BENCH=$TESTLIB/pmu_bench
+BENCH_CALLBACKS="add del start stop read enable disable start_txn commit_txn cancel_txn"
+BENCH_T=
+
+# bench_w VALUE FILE: write a tracing control file, say which one failed
+bench_w() {
+	echo "$1" > $BENCH_T/$2 2>/dev/null && return 0
+	echo "# bench: cannot write '$1' to $BENCH_T/$2"
+	return 1
+}
+
+bench_setup() {
+	for BENCH_T in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -e $BENCH_T/trace ] && break
+		mount -t tracefs nodev $BENCH_T 2>/dev/null && [ -e $BENCH_T/trace ] && break
+	done
+	[ -e $BENCH_T/trace ] || { echo "# bench: no tracefs"; return 1; }
+	grep -qw function_graph $BENCH_T/available_tracers ||
+		{ echo "# bench: the kernel has no function_graph tracer"; return 1; }
+	BENCH_CPUMASK=$(cat $BENCH_T/tracing_cpumask)
+	bench_w nop current_tracer
+	bench_w 0 tracing_on
+	: > $BENCH_T/set_graph_function
+	BENCH_GRAPH=""
+	for c in $BENCH_CALLBACKS; do
+		f=uncore_pmu_$c
+		# names present in this build of the helper layer only
+		grep -q "^$f \[uncore_pmu\]\$" $BENCH_T/available_filter_functions || continue
+		echo $f >> $BENCH_T/set_graph_function || return 1
+		BENCH_GRAPH="$BENCH_GRAPH $c"
+	done
+	echo "# bench: traced callbacks:$BENCH_GRAPH"
+	bench_w 16384 buffer_size_kb
+	bench_w function_graph current_tracer || return 1
+	# the tracer's own options exist while it is the current tracer
+	bench_w funcgraph-irqs trace_options
+	: > $BENCH_RES
+}
+
+bench_teardown() {
+	[ -n "$BENCH_T" ] || return 0
+	bench_w 0 tracing_on
+	bench_w nop current_tracer
+	: > $BENCH_T/set_graph_function
+	bench_w "$BENCH_CPUMASK" tracing_cpumask
+	bench_w 1408 buffer_size_kb
+	bench_w 1 tracing_on
+}
+
+# bench_event PMU TERMS: the attr config words of a perf event string,
+# encoded with the PMU's format/ (fields "configN:lo-hi" or "configN:bit",
+# comma lists filled from the lowest bits up) and events/ aliases
+bench_event() {
+	_c0=0 _c1=0 _c2=0
+	for _t in $(echo "$2" | tr ',' ' '); do
+		case $_t in
+		*=*)	_terms=$_t ;;
+		*)	_terms=$(tr ',' ' ' < $EV/$1/events/$_t) || return 1 ;;
+		esac
+		for _kv in $_terms; do
+			_k=${_kv%%=*} _v=$((${_kv#*=}))
+			_f=$(cat $EV/$1/format/$_k) || return 1
+			_w=${_f%%:*}
+			for _r in $(echo "${_f#*:}" | tr ',' ' '); do
+				_lo=${_r%-*} _hi=${_r#*-}
+				_n=$((_hi - _lo + 1))
+				if [ $_n -ge 64 ]; then
+					_bits=$_v
+				else
+					_bits=$(((_v & ((1 << _n) - 1)) << _lo))
+					_v=$((_v >> _n))
+				fi
+				case $_w in
+				config)	 _c0=$((_c0 | _bits)) ;;
+				config1) _c1=$((_c1 | _bits)) ;;
+				config2) _c2=$((_c2 | _bits)) ;;
+				esac
+			done
+		done
+	done
+	printf '0x%x:0x%x:0x%x\n' $_c0 $_c1 $_c2
+}
+
+# bench_parse NAME: the trace on stdin, results on stdout
+bench_parse() {
+	awk -v name="$1" '
+	function alloc(f) {
+		sub(/_noprof$/, "", f)
+		return f ~ /^_*(kmalloc|kzalloc|kcalloc|kmem_cache_alloc|kmalloc_trace|alloc_pages|vmalloc|vzalloc|krealloc|kvmalloc|kvzalloc|pcpu_alloc|get_free_pages|devm_kmalloc|devm_kzalloc)/
+	}
+	function isprint(f) {
+		return f ~ /^_*(printk|vprintk|dev_printk|dev_vprintk_emit|_dev_(emerg|alert|crit|err|warn|notice|info)|warn_printk|warn_slowpath)/
+	}
+	function hit(kind,    i) {
+		for (i = 1; i <= d; i++)
+			if (cb[i])
+				cnt[i, kind]++
+		if (kind == "r" || kind == "w")
+			tot[phase, kind]++
+	}
+	function open_frame(f) {
+		d++
+		fn[d] = f
+		cb[d] = (f in cbs)
+		cnt[d, "r"] = cnt[d, "w"] = cnt[d, "a"] = cnt[d, "p"] = 0
+	}
+	function close_frame(    k, c) {
+		if (d < 1)
+			return
+		if (cb[d]) {
+			c = fn[d]
+			k = phase SUBSEP c
+			if (!(k in calls)) {
+				order[++nk] = k
+				rmin[k] = wmin[k] = -1
+			}
+			calls[k]++
+			if (rmin[k] < 0 || cnt[d, "r"] < rmin[k]) rmin[k] = cnt[d, "r"]
+			if (cnt[d, "r"] > rmax[k]) rmax[k] = cnt[d, "r"]
+			if (wmin[k] < 0 || cnt[d, "w"] < wmin[k]) wmin[k] = cnt[d, "w"]
+			if (cnt[d, "w"] > wmax[k]) wmax[k] = cnt[d, "w"]
+			rsum[k] += cnt[d, "r"]
+			wsum[k] += cnt[d, "w"]
+			al[k] += cnt[d, "a"]
+			pr[k] += cnt[d, "p"]
+		}
+		d--
+	}
+	function leaf(f) {
+		if (f == "sim_be_read") hit("r")
+		else if (f == "sim_be_write") hit("w")
+		else if (alloc(f)) hit("a")
+		else if (isprint(f)) hit("p")
+	}
+	BEGIN {
+		n = split("add del start stop read enable disable start_txn commit_txn cancel_txn", t)
+		for (i = 1; i <= n; i++)
+			cbs["uncore_pmu_" t[i]] = 1
+		phase = "before"
+		d = 0
+	}
+	/^#/ { next }
+	{
+		p = index($0, "|")
+		if (!p)
+			next
+		s = substr($0, p + 1)
+		sub(/^[ \t]+/, "", s)
+		sub(/[ \t]+$/, "", s)
+		if (s == "")
+			next
+		if (s ~ /^\/\* bench phase=/) {
+			phase = s
+			sub(/^\/\* bench phase=/, "", phase)
+			sub(/[ \t]*\*\/$/, "", phase)
+			d = 0
+			if (!(phase in seen)) {
+				seen[phase] = 1
+				phases[++np] = phase
+			}
+			next
+		}
+		if (s ~ /^}/) {
+			close_frame()
+			next
+		}
+		if (s ~ /^\/\*/)
+			next
+		f = s
+		sub(/[ (].*/, "", f)
+		if (s ~ /\{$/) {
+			leaf(f)
+			open_frame(f)
+		} else if (s ~ /\);$/) {
+			leaf(f)
+			if (f in cbs) {
+				open_frame(f)
+				close_frame()
+			}
+		}
+	}
+	END {
+		for (i = 1; i <= nk; i++) {
+			k = order[i]
+			split(k, kp, SUBSEP)
+			c = kp[2]
+			sub(/^uncore_pmu_/, "", c)
+			if (c == "enable" || c == "disable")
+				c = "pmu_" c
+			print name, kp[1], c, calls[k], rmin[k], rmax[k] + 0, wmin[k], wmax[k] + 0, \
+			      al[k] + 0, pr[k] + 0, rsum[k] + 0, wsum[k] + 0
+		}
+		for (i = 1; i <= np; i++)
+			print name, phases[i], "traced", "reads=" (tot[phases[i], "r"] + 0), \
+			      "writes=" (tot[phases[i], "w"] + 0)
+	}'
+}
+
+# bench_run NAME PMU [pmu_bench options] EVENT...: one run of pmu_bench on
+# PMU under the tracer; appends to $BENCH_RES and checks that the traced
+# MMIO of every phase is all the simulator saw.
+bench_run() {
+	_bn=$1
+	_bp=$2
+	shift 2
+	_cpu=$(cat $EV/$_bp/cpumask)
+	bench_w "$(printf '%x' $((1 << _cpu)))" tracing_cpumask
+	: > $BENCH_T/trace
+	bench_w 1 tracing_on
+	$BENCH_PMU_BENCH -p $_bp -c $_cpu -m $BENCH_T/trace_marker \
+		-s $UNCORE_SIM/$_bp/stats -r $UNCORE_SIM/$_bp/regs "$@" > /tmp/bench.out 2>&1
+	_st=$?
+	bench_w 0 tracing_on
+	if [ $_st != 0 ]; then
+		not_ok "$_bn: pmu_bench $*" "$(cat /tmp/bench.out)"
+		return 1
+	fi
+	_ovr=$(awk '$1 == "overrun:" { print $2 }' $BENCH_T/per_cpu/cpu$_cpu/stats)
+	check_eq "$_bn: trace buffer did not overrun" 0 "$_ovr"
+	bench_parse "$_bn" < $BENCH_T/trace >> $BENCH_RES
+	awk -v n="$_bn" '$1 == "stats" || $1 == "regs" {
+		k = $1; $1 = n " " $2; $2 = k; print }' /tmp/bench.out >> $BENCH_RES
+	# every MMIO of each phase was seen inside a callback
+	for _ph in $(awk '$1 == "stats" { print $2 }' /tmp/bench.out); do
+		check_eq "$_bn: $_ph: traced MMIO is all the simulator saw" \
+			"reads=$(bench_get "$_bn" $_ph stats mmio_reads) writes=$(bench_get "$_bn" $_ph stats mmio_writes)" \
+			"reads=$(bench_get "$_bn" $_ph traced reads) writes=$(bench_get "$_bn" $_ph traced writes)"
+	done
+}
+
+# bench_get NAME PHASE ROW FIELD
+bench_get() {
+	awk -v n="$1" -v ph="$2" -v row="$3" -v f="$4" '
+	BEGIN {
+		split("calls reads_min reads_max writes_min writes_max allocs prints reads writes", c)
+		for (i in c)
+			col[c[i]] = i + 3
+	}
+	$1 == n && $2 == ph && $3 == row {
+		if ((f in col) && row != "stats" && row != "regs" && row != "traced") {
+			v = $(col[f])
+		} else {
+			for (i = 4; i <= NF; i++)
+				if (index($i, f "=") == 1)
+					v = substr($i, length(f) + 2)
+		}
+	}
+	END { print (v == "" ? 0 : v) }' $BENCH_RES
+}
+
+# bench_table NAME [TITLE]: the rows of NAME as a readable table
+bench_table() {
+	echo "# ---- ${2:-$1} ----"
+	awk -v n="$1" '
+	function mm(a, b) { return a == b ? a : a "-" b }
+	$1 != n { next }
+	!($2 in seen) { seen[$2] = 1; ph[++np] = $2 }
+	$3 == "stats" { st[$2] = $0; next }
+	$3 == "regs" { rg[$2] = $4; next }
+	$3 == "traced" { next }
+	{ row[$2] = row[$2] sprintf("#   %-9s %-12s %5d %9s %10s %6d %6d\n", $2, $3, $4,
+				    mm($5, $6), mm($7, $8), $9, $10) }
+	END {
+		printf "#   %-9s %-12s %5s %9s %10s %6s %6s\n", "phase", "callback", "calls",
+		       "reads/call", "writes/call", "allocs", "prints"
+		for (i = 1; i <= np; i++) {
+			p = ph[i]
+			printf "%s", row[p]
+			if (!(p in st))
+				continue
+			s = st[p]
+			sub(/^[^ ]+ [^ ]+ stats /, "", s)
+			sub(/^changed=/, "", rg[p])
+			printf "#   %-9s   sim: %s, registers changed: %s\n", p, s, rg[p]
+		}
+	}' $BENCH_RES
+	echo "#   (per call; a callback nested in another, start in add and stop in del, counts in both rows)"
+}
+
+# ---- budget checks ----
+
+# check_le DESC LIMIT VALUE: passes if VALUE <= LIMIT
+check_le() {
+	if [ "$3" -le "$2" ] 2>/dev/null; then
+		ok "$1"
+	else
+		not_ok "$1" "expected: at most $2" "got:      $3"
+	fi
+}
+
+# bench_clean NAME: no callback of run NAME allocated or printed
+bench_clean() {
+	check_eq "$1: no allocation and no print in any callback" "" \
+		"$(awk -v n="$1" '$1 == n && $4 ~ /^[0-9]+$/ && ($9 || $10) {
+			printf " %s/%s:allocs=%s,prints=%s", $2, $3, $9, $10 }' $BENCH_RES)"
+}
+
+# bench_has NAME PHASE KEY: the simulator's stats of that phase have KEY
+bench_has() {
+	awk -v n="$1" -v ph="$2" -v k="$3" '$1 == n && $2 == ph && $3 == "stats" {
+		for (i = 4; i <= NF; i++) if (index($i, k "=") == 1) f = 1 }
+		END { exit !f }' $BENCH_RES
+}
+
+# bench_check_stat DESC NAME PHASE KEY EXPECTED: a key of the simulator's
+# stats, skipped (TAP SKIP) while the simulator does not count it yet
+bench_check_stat() {
+	if bench_has "$2" "$3" "$4"; then
+		check_eq "$1" "$5" "$(bench_get "$2" "$3" stats "$4")"
+	else
+		ok "$1 # SKIP the simulator's stats have no $4"
+	fi
+}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# requires: function_graph
+#
+# MMIO cost of a UCF read without 64-bit atomic access (dual page): one
+# hi-lo-hi sequence, three 32-bit reads, and no write
+# (tests/lib/bench.sh; the default firmware's figures are in 87-bench.sh).
+
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/bench.sh"
+
+if ! bench_setup; then
+	echo "1..0 # SKIP no function_graph tracer"
+	exit 0
+fi
+
+UCF=nvidia_ucf_pmu_0
+CSX="-x page0:0xe04 -x page0:0xc20 -x page0:0xc60"
+bench_run ucf $UCF $CSX "$(bench_event $UCF slc_bytes_rd)"
+bench_table ucf "UCF $UCF: slc_bytes_rd (64-bit counters, hi-lo-hi, dual page)"
+check_eq "ucf: read: 3 MMIO reads per call" "3 3" \
+	"$(bench_get ucf read read reads_min) $(bench_get ucf read read reads_max)"
+check_eq "ucf: read: no MMIO write" "0 0" \
+	"$(bench_get ucf read read writes_max) $(bench_get ucf read2 read writes_max)"
+for ph in enable reenable; do
+	check_le "ucf: $ph: add+start writes <= registers changed" \
+		"$(bench_get ucf $ph regs changed)" "$(bench_get ucf $ph add writes)"
+done
+bench_clean ucf
+bench_teardown
+
+done_testing
