@@ -5,6 +5,7 @@
 #   make [KDIR=<kernel build tree>] [ARCH=arm64 CROSS_COMPILE=...] [COMPILE_TEST=1] [W=1] [C=2]
 #   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=variant] [ARCH=arm64]
 #   make fuzz-soak [FUZZ_SEED=n]
+#   make bench: MMIO per perf callback and read() cost, in the VM (BENCHMARKS.md)
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
 #   make install-tools [DESTDIR=...]
 #   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
@@ -49,7 +50,7 @@ GEN := $(CURDIR)/.build/$(TARGET_ARCH)$(subst /,_,$(abspath $(KDIR)))
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(CONFIGS) UNCORE_GEN=$(GEN) \
 	UNCORE_VERSION=$(UNCORE_VERSION)
 
-.PHONY: all modules install clean check demo vm-test fuzz-soak help FORCE
+.PHONY: all modules install clean check demo vm-test fuzz-soak bench help FORCE
 
 all: modules
 
@@ -96,8 +97,13 @@ fuzz-soak:
 		$(if $(FUZZ_SEED),UNCORE_FUZZ_SEED=$(FUZZ_SEED)) \
 		tools/testing/vm-test.sh --only '95-*'
 
+# make bench: the MMIO bench (tests/87-bench.sh) alone in the x86 VM, with
+# its timing part; prints the tables BENCHMARKS.md shows.
+bench:
+	+tools/testing/vm-test.sh --bench
+
 help:
-	@sed -n '3,10p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,11p' $(firstword $(MAKEFILE_LIST))
 
 # ---- DKMS package (dkms.conf) ----
 #

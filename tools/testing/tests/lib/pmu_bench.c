@@ -24,8 +24,9 @@
  *                   a CPU-wide software event (cpu-clock) on the same CPU,
  *                   interleaved; prints "timing ours=<ns> sw=<ns> ratio=<r>"
  *
- * Phases: open (perf_event_open, events disabled), enable
- * (PERF_EVENT_IOC_ENABLE, group-wide with -g), read, disable,
+ * Phases: open (perf_event_open, events or the group leader disabled),
+ * enable (PERF_EVENT_IOC_ENABLE, group-wide with -g), read, disable (the
+ * leader's with -g, see do_ioctl()),
  * reenable, read2 (one read round), close. The process runs on the PMU's
  * CPU, so the callbacks run there without an IPI and the markers land in
  * that CPU's trace buffer. Exits 1 on any failed system call.
@@ -196,12 +197,20 @@ static void phase_end(const char *phase)
 	}
 }
 
+/*
+ * A group is enabled with PERF_IOC_FLAG_GROUP (its members were opened
+ * enabled: one group_sched_in) and disabled through its leader alone, so
+ * that the members stay enabled and the next enable schedules the group
+ * in one go again. Disabling every member would make each member's
+ * re-enable reschedule the whole context: perf core's cost, not ours.
+ */
 static void do_ioctl(unsigned long req)
 {
 	int i;
 
 	if (group) {
-		if (ioctl(fds[0], req, PERF_IOC_FLAG_GROUP))
+		if (ioctl(fds[0], req,
+			  req == PERF_EVENT_IOC_ENABLE ? PERF_IOC_FLAG_GROUP : 0))
 			die("ioctl");
 		return;
 	}
