@@ -22,9 +22,25 @@ check_eq "ucf: read: 3 MMIO reads per call" "3 3" \
 	"$(bench_get ucf read read reads_min) $(bench_get ucf read read reads_max)"
 check_eq "ucf: read: no MMIO write" "0 0" \
 	"$(bench_get ucf read read writes_max) $(bench_get ucf read2 read writes_max)"
+# Without 64-bit access a 64-bit counter is two 32-bit registers: each
+# changed counter (page 1, below PMEVTYPER's 0x400) counts twice.
 for ph in enable reenable; do
-	check_le "ucf: $ph: add+start writes <= registers changed" \
-		"$(bench_get ucf $ph regs changed)" "$(bench_get ucf $ph add writes)"
+	words=$(awk -v ph=$ph '$1 == "ucf" && $2 == ph && $3 == "regs" {
+		n = substr($4, 9)
+		for (i = 5; i <= NF; i++)
+			if ($i ~ /^page1:0x/ && hexval($i) < 1024)
+				n++
+		print n }
+		function hexval(r,    h, v, c) {
+			h = tolower(substr(r, 9)); v = 0
+			while (h != "") {
+				c = index("0123456789abcdef", substr(h, 1, 1)) - 1
+				v = v * 16 + c; h = substr(h, 2)
+			}
+			return v
+		}' $BENCH_RES)
+	check_le "ucf: $ph: add+start writes <= 32-bit registers changed" \
+		"$words" "$(bench_get ucf $ph add writes)"
 done
 bench_clean ucf
 bench_teardown
