@@ -72,8 +72,9 @@ bench_setup() {
 	# other function stays unpatched: switching the tracer on and off
 	# patches a few hundred call sites instead of the whole kernel.
 	: > $BENCH_T/set_ftrace_filter
-	for m in $(ls /sys/module | grep -E '^(uncore_pmu|uncore_sim|marvell_pem_pmu|nvidia_t410_.*)$'); do
-		echo ":mod:$m" >> $BENCH_T/set_ftrace_filter 2>/dev/null
+	for m in /sys/module/uncore_pmu /sys/module/uncore_sim /sys/module/marvell_pem_pmu \
+		 /sys/module/nvidia_t410_*; do
+		[ -d "$m" ] && echo ":mod:${m##*/}" >> $BENCH_T/set_ftrace_filter 2>/dev/null
 	done
 	for f in '*kmalloc*' '*kmem_cache_alloc*' '*alloc_pages*' '*vmalloc*' '*vzalloc*' \
 		 '*krealloc*' '*kvmalloc*' 'pcpu_alloc*' '*get_free_pages*' 'devm_k*alloc*' \
@@ -310,7 +311,17 @@ bench_table() {
 	$1 != n { next }
 	!($2 in seen) { seen[$2] = 1; ph[++np] = $2 }
 	$3 == "stats" { st[$2] = $0; next }
-	$3 == "regs" { rg[$2] = $4; next }
+	$3 == "regs" {
+		# the count, and which registers when they are few
+		rg[$2] = substr($4, 9)
+		if (NF > 4 && NF <= 12) {
+			l = $5
+			for (i = 6; i <= NF; i++)
+				l = l " " $i
+			rg[$2] = rg[$2] " (" l ")"
+		}
+		next
+	}
 	$3 == "traced" { next }
 	{ row[$2] = row[$2] sprintf("#   %-9s %-12s %5d %9s %10s %6d %6d\n", $2, $3, $4,
 				    mm($5, $6), mm($7, $8), $9, $10) }
@@ -324,7 +335,6 @@ bench_table() {
 				continue
 			s = st[p]
 			sub(/^[^ ]+ [^ ]+ stats /, "", s)
-			sub(/^changed=/, "", rg[p])
 			printf "#   %-9s   sim: %s, registers changed: %s\n", p, s, rg[p]
 		}
 	}' $BENCH_RES
