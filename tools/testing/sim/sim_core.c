@@ -633,6 +633,8 @@ static int sim_stats_show(struct seq_file *m, void *v)
 	raw_spin_unlock_irqrestore(&sdev->lock, flags);
 	seq_printf(m, "mmio_reads %llu\nmmio_writes %llu\nreads_while_running %llu\n",
 		   st.mmio_reads, st.mmio_writes, st.reads_while_running);
+	seq_printf(m, "status_reads %llu\nbcast_writes %llu\n",
+		   st.status_reads, st.bcast_writes);
 	return 0;
 }
 
