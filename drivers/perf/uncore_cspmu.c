@@ -140,8 +140,14 @@ static void cspmu_start(struct perf_event *event)
 	unsigned int phys = cspmu_phys(c, event->hw.idx);
 	u32 bit = BIT(phys % 32), reg = phys / 32;
 
-	/* A counter that held its value since it stopped needs no preload. */
-	if (test_and_clear_bit(event->hw.idx, c->held_valid))
+	/*
+	 * A counter that held its value since it stopped needs no preload if
+	 * that value is in the upper half of the range, as a preload would
+	 * be: an overflow then still comes less than a range after the value
+	 * the event saw last.
+	 */
+	if (test_and_clear_bit(event->hw.idx, c->held_valid) &&
+	    c->held[event->hw.idx] >= cspmu_period(c))
 		local64_set(&event->hw.prev_count, c->held[event->hw.idx]);
 	else
 		cspmu_preload(c, event);
@@ -599,7 +605,6 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 
 	/* Every counter from zero, counting off. */
 	uncore_write32(&c->page0, CSPMU_PMCR, CSPMU_PMCR_C | CSPMU_PMCR_P);
-	bitmap_fill(c->held_valid, c->upmu.num_counters);
 	cspmu_enable_irqs(c);
 
 	ret = __devm_uncore_pmu_register(&c->upmu, name, owner);
