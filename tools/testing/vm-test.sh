@@ -139,7 +139,15 @@ if [ $demo = 1 ]; then
 	cp "$HERE/demo/"* "$BUILD/tests/"
 else
 	for t in "$tdir/"$only; do
-		[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$BUILD/tests/"
+		[ -f "$t" ] || continue
+		# Tests are the executables; a .sh that is not would silently not run.
+		if [ ! -x "$t" ]; then
+			case $t in
+			*.sh)	echo "vm-test.sh: $t is not executable" >&2; exit 2 ;;
+			esac
+			continue
+		fi
+		cp "$t" "$BUILD/tests/"
 	done
 	# The firmware as generated, for tests that compare what booted.
 	mkdir -p "$BUILD/tests/fw"
