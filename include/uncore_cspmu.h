@@ -42,6 +42,8 @@
 #define CSPMU_PMCR_P		BIT(1)
 #define CSPMU_PMCR_C		BIT(2)
 
+/* Physical counter indices the configuration registers cover. */
+#define CSPMU_MAX_PHYS		64
 /* Physical index of the dedicated cycle counter. */
 #define CSPMU_CYCLE_PHYS	31
 /* PMIIDR bits a product is matched on: product, variant, revision. */
@@ -107,6 +109,17 @@ struct uncore_cspmu_impl {
  * @rc:        RC number (_DSD instance_id), with impl->rc_name
  * @timer:     folds narrow counters often enough when there is no IRQ
  * @priv:      driver data
+ * @pmcr_e:    PMCR.E as last written
+ * @frozen:    a read transaction cleared PMCR.E
+ * @held:      value of each stopped counter (logical index), while the
+ *             bit in @held_valid says the counter still holds it
+ * @held_valid: see @held
+ * @cfg:       last value written to PMEVTYPER, PMEVFILT2R and PMEVFILTR of
+ *             each physical counter (PMCCFILTR is PMEVTYPER31's slot)
+ * @cfg_valid: which @cfg entries are known, bit 64 * register + counter
+ *
+ * Register values are cached so that scheduling an event writes only the
+ * registers whose value changes.
  */
 struct uncore_cspmu {
 	struct uncore_pmu upmu;
@@ -122,6 +135,12 @@ struct uncore_cspmu {
 	u32 rc;
 	struct hrtimer timer;
 	void *priv;
+	bool pmcr_e;
+	bool frozen;
+	u64 held[UNCORE_PMU_MAX_COUNTERS];
+	DECLARE_BITMAP(held_valid, UNCORE_PMU_MAX_COUNTERS);
+	u32 cfg[3][CSPMU_MAX_PHYS];
+	DECLARE_BITMAP(cfg_valid, 3 * CSPMU_MAX_PHYS);
 };
 
 /**
@@ -136,6 +155,8 @@ static inline struct uncore_cspmu *to_uncore_cspmu(struct pmu *pmu)
 }
 
 extern const struct uncore_pmu_ops uncore_cspmu_ops;
+
+void uncore_cspmu_write_cfg(struct uncore_cspmu *cspmu, u32 off, u32 val);
 
 int __uncore_cspmu_probe(struct platform_device *pdev,
 			 const struct uncore_cspmu_impl *impl, struct module *owner);

@@ -117,6 +117,13 @@ struct uncore_pmu;
  *                  non-zero return leaves the event's count untouched
  * @enable:         pmu_enable (optional)
  * @disable:        pmu_disable (optional)
+ * @freeze:         stop every counter, keeping its value, for the reads of
+ *                  one group (a PERF_PMU_TXN_READ transaction); optional
+ * @thaw:           undo @freeze once the group is read
+ *
+ * With @freeze and @thaw the layer gives perf read transactions, so a
+ * group's counters are one snapshot; the traffic that arrives while the
+ * PMU is frozen is not counted, so a driver keeps that window short.
  */
 struct uncore_pmu_ops {
 	int (*event_init)(struct perf_event *event);
@@ -128,6 +135,8 @@ struct uncore_pmu_ops {
 	int (*read)(struct perf_event *event, u64 *val);
 	void (*enable)(struct uncore_pmu *upmu);
 	void (*disable)(struct uncore_pmu *upmu);
+	void (*freeze)(struct uncore_pmu *upmu);
+	void (*thaw)(struct uncore_pmu *upmu);
 };
 
 /**
@@ -170,10 +179,12 @@ struct uncore_pmu_desc {
  * @cfg_mask:        config, config1, config2 bits covered by format/
  * @event_mask:      config bits of the "event" format field
  * @warned:          messages already printed (enum uncore_pmu_warn)
+ * @txn_flags:       the open perf transaction (PERF_PMU_TXN_*), or 0
  * @hp_node:         CPU hotplug instance
  * @entry:           in the helper layer's list of registered PMUs
  * @used:            allocated counters
  * @events:          event on each allocated counter
+ * @txn_read:        counters read in the open read transaction
  * @format_group:    format/, from @desc
  * @events_group:    events/, from @desc
  * @groups:          attribute groups handed to perf
@@ -193,10 +204,12 @@ struct uncore_pmu {
 	u64 cfg_mask[3];
 	u64 event_mask;
 	unsigned long warned;
+	unsigned int txn_flags;
 	struct hlist_node hp_node;
 	struct list_head entry;
 	DECLARE_BITMAP(used, UNCORE_PMU_MAX_COUNTERS);
 	struct perf_event *events[UNCORE_PMU_MAX_COUNTERS];
+	DECLARE_BITMAP(txn_read, UNCORE_PMU_MAX_COUNTERS);
 	struct attribute_group format_group;
 	struct attribute_group events_group;
 	const struct attribute_group *groups[UNCORE_PMU_MAX_GROUPS];
@@ -395,6 +408,7 @@ int uncore_pmu_socket_cpus(struct uncore_pmu *upmu, u32 socket);
 bool uncore_pmu_busy(struct uncore_pmu *upmu);
 void uncore_pmu_event_update(struct perf_event *event);
 void uncore_pmu_restart(struct uncore_pmu *upmu);
+void uncore_pmu_update_unread(struct uncore_pmu *upmu);
 
 __printf(3, 4)
 void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,

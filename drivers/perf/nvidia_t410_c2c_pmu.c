@@ -157,6 +157,30 @@ static void c2c_pmu_enable(struct uncore_pmu *upmu)
 	c2c->running = busy;
 }
 
+/* A group read: C2C_CTRL = 0 stops every counter and keeps its value. */
+static void c2c_pmu_freeze(struct uncore_pmu *upmu)
+{
+	struct c2c_pmu *c2c = to_c2c_pmu(upmu);
+
+	if (c2c->running)
+		uncore_write32(&c2c->bcast, C2C_CTRL, C2C_CTRL_OFF);
+}
+
+/*
+ * Counting again zeroes the counters: the group is up to date, the other
+ * events are brought up to date from the values held, then all restart.
+ */
+static void c2c_pmu_thaw(struct uncore_pmu *upmu)
+{
+	struct c2c_pmu *c2c = to_c2c_pmu(upmu);
+
+	if (!c2c->running)
+		return;
+	uncore_pmu_update_unread(upmu);
+	uncore_pmu_restart(upmu);
+	uncore_write32(&c2c->bcast, C2C_CTRL, C2C_CTRL_ON);
+}
+
 #define C2C_RD		C2C_PEER_ANY
 #define C2C_OUT_RD	(C2C_PEER_GPU | C2C_PEER_CPU)
 #define C2C_WR		C2C_PEER_GPU
@@ -208,6 +232,8 @@ static const struct uncore_pmu_ops c2c_pmu_ops = {
 	.event_init	= c2c_pmu_event_init,
 	.read		= c2c_pmu_read,
 	.enable		= c2c_pmu_enable,
+	.freeze		= c2c_pmu_freeze,
+	.thaw		= c2c_pmu_thaw,
 };
 
 static const struct uncore_pmu_desc c2c_pmu_desc = {

@@ -104,6 +104,23 @@ static void cmem_pmu_enable(struct uncore_pmu *upmu)
 	cmem->running = busy;
 }
 
+/* A group read: CTRL = 0 stops every counter and keeps its value. */
+static void cmem_pmu_freeze(struct uncore_pmu *upmu)
+{
+	struct cmem_pmu *cmem = to_cmem_pmu(upmu);
+
+	if (cmem->running)
+		cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_STOP);
+}
+
+static void cmem_pmu_thaw(struct uncore_pmu *upmu)
+{
+	struct cmem_pmu *cmem = to_cmem_pmu(upmu);
+
+	if (cmem->running)
+		cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_COUNT);
+}
+
 static struct attribute *cmem_pmu_events[] = {
 	UNCORE_EVENT_ATTR(cycles, CMEM_EV_CYCLES),
 	UNCORE_EVENT_ATTR(rd_req, CMEM_EV_RD_REQ),
@@ -119,6 +136,8 @@ static struct attribute *cmem_pmu_formats[] = {
 static const struct uncore_pmu_ops cmem_pmu_ops = {
 	.read		= cmem_pmu_read,
 	.enable		= cmem_pmu_enable,
+	.freeze		= cmem_pmu_freeze,
+	.thaw		= cmem_pmu_thaw,
 };
 
 static const struct uncore_pmu_desc cmem_pmu_desc = {

@@ -71,23 +71,30 @@ static int pcie_validate_event(struct uncore_cspmu *c, struct perf_event *event,
 static void pcie_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
 			       unsigned int phys)
 {
-	uncore_write32(&c->page0, CSPMU_PMEVFILTR(phys), pcie_src_filter(event));
-	uncore_write32(&c->page0, CSPMU_PMEVFILT2R(phys),
-		       uncore_cspmu_filter(event->attr.config2, PCIE_DST_MASK,
-					   PCIE_DST_MASK));
+	uncore_cspmu_write_cfg(c, CSPMU_PMEVFILTR(phys), pcie_src_filter(event));
+	uncore_cspmu_write_cfg(c, CSPMU_PMEVFILT2R(phys),
+			       uncore_cspmu_filter(event->attr.config2, PCIE_DST_MASK,
+						   PCIE_DST_MASK));
 }
 
+/*
+ * A stopped counter must not keep a BDF enable: the RC has one BDF filter,
+ * and which counter's copy the hardware latches is not documented. Root
+ * port and destination filters are per counter, and a stopped counter
+ * counts nothing, so they stay (and need no rewrite at the next start).
+ */
 static void pcie_reset_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
 				 unsigned int phys)
 {
-	uncore_write32(&c->page0, CSPMU_PMEVFILTR(phys), 0);
-	uncore_write32(&c->page0, CSPMU_PMEVFILT2R(phys), 0);
+	if (pcie_bdf(event))
+		uncore_cspmu_write_cfg(c, CSPMU_PMEVFILTR(phys), 0);
 }
 
 static void pcie_set_cc_filter(struct uncore_cspmu *c, struct perf_event *event)
 {
-	uncore_write32(&c->page0, CSPMU_PMCCFILTR,
-		       uncore_cspmu_filter(event->attr.config1, PCIE_FILTER_MASK, PCIE_RP));
+	uncore_cspmu_write_cfg(c, CSPMU_PMCCFILTR,
+			       uncore_cspmu_filter(event->attr.config1, PCIE_FILTER_MASK,
+						   PCIE_RP));
 }
 
 static struct attribute *pcie_pmu_formats[] = {

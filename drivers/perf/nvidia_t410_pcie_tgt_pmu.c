@@ -33,13 +33,27 @@
 #define TGT_SLOT_BASE_HI	0x8
 #define TGT_SLOT_MASK_LO	0xc
 #define TGT_SLOT_MASK_HI	0x10
+static const u8 tgt_slot_word[4] = {
+	TGT_SLOT_BASE_LO, TGT_SLOT_BASE_HI, TGT_SLOT_MASK_LO, TGT_SLOT_MASK_HI
+};
+
 #define TGT_FILT2_RP		GENMASK(7, 0)
 #define TGT_FILT2_SLOT(s)	BIT(8 + (s))
 
+/*
+ * @base, @mask: the range of the slot's users
+ * @users:       events using the slot
+ * @hw:          the slot's BASE_LO, BASE_HI, MASK_LO, MASK_HI as last
+ *               written, valid once @hw_known
+ * @enabled:     CTRL as last written
+ */
 struct tgt_slot {
 	u64 base;
 	u64 mask;
 	unsigned int users;
+	u32 hw[4];
+	bool hw_known;
+	bool enabled;
 };
 
 struct tgt_pmu {
@@ -116,18 +130,33 @@ static int tgt_validate_event(struct uncore_cspmu *c, struct perf_event *event,
 	return tgt_group_ranges(event) > TGT_NUM_SLOTS ? -EINVAL : 0;
 }
 
-static void tgt_slot_write(struct tgt_pmu *tgt, int s, u64 base, u64 mask, u32 ctrl)
+/* Program slot @s with its range, writing only the words that change. */
+static void tgt_slot_program(struct tgt_pmu *tgt, int s)
 {
-	u32 off = TGT_SLOT(s);
+	struct tgt_slot *slot = &tgt->slot[s];
+	u32 off = TGT_SLOT(s), w[4] = {
+		lower_32_bits(slot->base), upper_32_bits(slot->base),
+		lower_32_bits(slot->mask), upper_32_bits(slot->mask),
+	};
+	int i;
 
-	if (!ctrl)
-		uncore_write32(&tgt->filter, off + TGT_SLOT_CTRL, 0);
-	uncore_write32(&tgt->filter, off + TGT_SLOT_BASE_LO, lower_32_bits(base));
-	uncore_write32(&tgt->filter, off + TGT_SLOT_BASE_HI, upper_32_bits(base));
-	uncore_write32(&tgt->filter, off + TGT_SLOT_MASK_LO, lower_32_bits(mask));
-	uncore_write32(&tgt->filter, off + TGT_SLOT_MASK_HI, upper_32_bits(mask));
-	if (ctrl)
+	for (i = 0; i < ARRAY_SIZE(w); i++) {
+		if (slot->hw_known && slot->hw[i] == w[i])
+			continue;
+		uncore_write32(&tgt->filter, off + tgt_slot_word[i], w[i]);
+		slot->hw[i] = w[i];
+	}
+	slot->hw_known = true;
+	if (!slot->enabled)
 		uncore_write32(&tgt->filter, off + TGT_SLOT_CTRL, 1);
+	slot->enabled = true;
+}
+
+/* A slot without users is disabled; its range stays for a next user. */
+static void tgt_slot_release(struct tgt_pmu *tgt, int s)
+{
+	uncore_write32(&tgt->filter, TGT_SLOT(s) + TGT_SLOT_CTRL, 0);
+	tgt->slot[s].enabled = false;
 }
 
 static void tgt_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
@@ -142,19 +171,19 @@ static void tgt_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
 		/* pmu->add checked that a slot is there. */
 		s = tgt_find_slot(tgt, event);
 		if (WARN_ON_ONCE(s < 0)) {
-			uncore_write32(&c->page0, CSPMU_PMEVFILT2R(phys), 0);
+			uncore_cspmu_write_cfg(c, CSPMU_PMEVFILT2R(phys), 0);
 			return;
 		}
 		if (!tgt->slot[s].users++) {
 			tgt->slot[s].base = event->attr.config1;
 			tgt->slot[s].mask = event->attr.config2;
-			tgt_slot_write(tgt, s, event->attr.config1, event->attr.config2, 1);
+			tgt_slot_program(tgt, s);
 		}
 		filt |= TGT_FILT2_SLOT(s);
 	} else if (!filt) {
 		filt = TGT_FILT2_RP;
 	}
-	uncore_write32(&c->page0, CSPMU_PMEVFILT2R(phys), filt);
+	uncore_cspmu_write_cfg(c, CSPMU_PMEVFILT2R(phys), filt);
 }
 
 static void tgt_reset_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
@@ -172,14 +201,14 @@ static void tgt_reset_ev_filter(struct uncore_cspmu *c, struct perf_event *event
 		    slot->mask != event->attr.config2)
 			continue;
 		if (!--slot->users)
-			tgt_slot_write(tgt, s, 0, 0, 0);
+			tgt_slot_release(tgt, s);
 		return;
 	}
 }
 
 static void tgt_set_cc_filter(struct uncore_cspmu *c, struct perf_event *event)
 {
-	uncore_write32(&c->page0, CSPMU_PMCCFILTR, 0);
+	uncore_cspmu_write_cfg(c, CSPMU_PMCCFILTR, 0);
 }
 
 /* Map the slot block: the first memory resource of the ACPI device. */

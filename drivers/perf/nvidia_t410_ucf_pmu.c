@@ -30,14 +30,14 @@ static void ucf_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
 		f |= UCF_SRC;
 	if (!(f & UCF_DST))
 		f |= UCF_DST;
-	uncore_write32(&c->page0, CSPMU_PMEVFILTR(phys), f);
+	uncore_cspmu_write_cfg(c, CSPMU_PMEVFILTR(phys), f);
 }
 
 static void ucf_set_cc_filter(struct uncore_cspmu *c, struct perf_event *event)
 {
-	uncore_write32(&c->page0, CSPMU_PMCCFILTR,
-		       uncore_cspmu_filter(event->attr.config1, UCF_FILTER_MASK,
-					   UCF_FILTER_ALL));
+	uncore_cspmu_write_cfg(c, CSPMU_PMCCFILTR,
+			       uncore_cspmu_filter(event->attr.config1, UCF_FILTER_MASK,
+						   UCF_FILTER_ALL));
 }
 
 static struct attribute *ucf_pmu_formats[] = {

@@ -619,7 +619,29 @@ void uncore_pmu_restart(struct uncore_pmu *upmu)
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_restart, UNCORE_NS);
 
-static void uncore_pmu_start(struct perf_event *event, int flags)
+/**
+ * uncore_pmu_update_unread - update the events a read transaction left out
+ * @upmu: the PMU, frozen, in its read transaction
+ *
+ * For a thaw that zeroes the counters: the events of the group are up to
+ * date already, this brings every other counting event up to date too, so
+ * uncore_pmu_restart() loses nothing.
+ */
+void uncore_pmu_update_unread(struct uncore_pmu *upmu)
+{
+	struct perf_event *event;
+	unsigned int idx;
+
+	for_each_set_bit(idx, upmu->used, upmu->num_counters) {
+		event = upmu->events[idx];
+		if (!test_bit(idx, upmu->txn_read) && !(event->hw.state & PERF_HES_STOPPED))
+			uncore_pmu_event_update(event);
+	}
+}
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_update_unread, UNCORE_NS);
+
+/* start and stop stay out of line, so traces show each perf callback. */
+static noinline void uncore_pmu_start(struct perf_event *event, int flags)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
 	const struct uncore_pmu_ops *ops = upmu->desc->ops;
@@ -636,7 +658,7 @@ static void uncore_pmu_start(struct perf_event *event, int flags)
 	perf_event_update_userpage(event);
 }
 
-static void uncore_pmu_stop(struct perf_event *event, int flags)
+static noinline void uncore_pmu_stop(struct perf_event *event, int flags)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
@@ -703,7 +725,47 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 
 static void uncore_pmu_read(struct perf_event *event)
 {
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+
+	if ((upmu->txn_flags & PERF_PMU_TXN_READ) && event->hw.idx >= 0)
+		__set_bit(event->hw.idx, upmu->txn_read);
 	uncore_pmu_event_update(event);
+}
+
+/*
+ * Transactions. Every event of an uncore PMU is on its active CPU, where
+ * perf opens and closes them with interrupts off, so they never overlap
+ * and one set of flags per PMU is enough.
+ *
+ * A read transaction freezes the counters while perf reads a group, so the
+ * group is one snapshot. An add transaction needs nothing: perf schedules
+ * groups inside pmu_disable/pmu_enable already (and perf_pmu_disable(),
+ * which perf's own add transaction calls, is not exported to modules).
+ */
+static void uncore_pmu_start_txn(struct pmu *pmu, unsigned int flags)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
+
+	upmu->txn_flags = flags;
+	if (flags & PERF_PMU_TXN_READ) {
+		bitmap_zero(upmu->txn_read, UNCORE_PMU_MAX_COUNTERS);
+		upmu->desc->ops->freeze(upmu);
+	}
+}
+
+static int uncore_pmu_commit_txn(struct pmu *pmu)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
+
+	if (upmu->txn_flags & PERF_PMU_TXN_READ)
+		upmu->desc->ops->thaw(upmu);
+	upmu->txn_flags = 0;
+	return 0;
+}
+
+static void uncore_pmu_cancel_txn(struct pmu *pmu)
+{
+	uncore_pmu_commit_txn(pmu);
 }
 
 /* perf needs both callbacks or neither; a driver may give just one. */
@@ -930,6 +992,11 @@ static void uncore_pmu_fill(struct uncore_pmu *upmu, struct module *owner)
 	if (desc->ops->enable || desc->ops->disable) {
 		upmu->pmu.pmu_enable = uncore_pmu_enable;
 		upmu->pmu.pmu_disable = uncore_pmu_disable;
+	}
+	if (desc->ops->freeze && desc->ops->thaw) {
+		upmu->pmu.start_txn = uncore_pmu_start_txn;
+		upmu->pmu.commit_txn = uncore_pmu_commit_txn;
+		upmu->pmu.cancel_txn = uncore_pmu_cancel_txn;
 	}
 	uncore_compat_set_parent(&upmu->pmu, upmu->dev);
 }

@@ -79,9 +79,50 @@ static void cspmu_write_counter(struct uncore_cspmu *c, unsigned int phys, u64 v
 static int cspmu_read(struct perf_event *event, u64 *val)
 {
 	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
+	int idx = event->hw.idx, ret;
 
-	return cspmu_read_counter(c, cspmu_phys(c, event->hw.idx), val);
+	ret = cspmu_read_counter(c, cspmu_phys(c, idx), val);
+	/* Stopped, the counter keeps this value until it is started again. */
+	if (!ret && (event->hw.state & PERF_HES_STOPPED)) {
+		c->held[idx] = *val;
+		set_bit(idx, c->held_valid);
+	}
+	return ret;
 }
+
+static const u32 cspmu_cfg_base[3] = {
+	CSPMU_PMEVTYPER(0), CSPMU_PMEVFILT2R(0), CSPMU_PMEVFILTR(0)
+};
+
+/**
+ * uncore_cspmu_write_cfg - write a page 0 register, skipping a repeat
+ * @cspmu: the CSPMU
+ * @off:   register offset in page 0
+ * @val:   value
+ *
+ * PMEVTYPER, PMCCFILTR, PMEVFILT2R and PMEVFILTR writes are cached: a
+ * write of the value the register already holds is left out. Other
+ * registers are written every time. For a driver's filter hooks, which run
+ * with the PMU's other callbacks.
+ */
+void uncore_cspmu_write_cfg(struct uncore_cspmu *cspmu, u32 off, u32 val)
+{
+	unsigned int r, n, bit;
+
+	for (r = 0; r < ARRAY_SIZE(cspmu_cfg_base); r++) {
+		n = (off - cspmu_cfg_base[r]) / 4;
+		if (off < cspmu_cfg_base[r] || n >= CSPMU_MAX_PHYS)
+			continue;
+		bit = r * CSPMU_MAX_PHYS + n;
+		if (test_bit(bit, cspmu->cfg_valid) && cspmu->cfg[r][n] == val)
+			return;
+		cspmu->cfg[r][n] = val;
+		__set_bit(bit, cspmu->cfg_valid);
+		break;
+	}
+	uncore_write32(&cspmu->page0, off, val);
+}
+EXPORT_SYMBOL_NS_GPL(uncore_cspmu_write_cfg, UNCORE_NS);
 
 /* Start from half the range, so an overflow leaves half a range to react. */
 static void cspmu_preload(struct uncore_cspmu *c, struct perf_event *event)
@@ -99,7 +140,17 @@ static void cspmu_start(struct perf_event *event)
 	unsigned int phys = cspmu_phys(c, event->hw.idx);
 	u32 bit = BIT(phys % 32), reg = phys / 32;
 
-	cspmu_preload(c, event);
+	/*
+	 * A counter that held its value since it stopped needs no preload if
+	 * that value is in the upper half of the range, as a preload would
+	 * be: an overflow then still comes less than a range after the value
+	 * the event saw last.
+	 */
+	if (test_and_clear_bit(event->hw.idx, c->held_valid) &&
+	    c->held[event->hw.idx] >= cspmu_period(c))
+		local64_set(&event->hw.prev_count, c->held[event->hw.idx]);
+	else
+		cspmu_preload(c, event);
 	if (event->hw.idx == c->cycle_idx) {
 		if (impl->set_cc_filter)
 			impl->set_cc_filter(c, event);
@@ -107,12 +158,11 @@ static void cspmu_start(struct perf_event *event)
 		u32 type = impl->event_type ? impl->event_type(event) :
 					      lower_32_bits(event->attr.config);
 
-		uncore_write32(&c->page0, CSPMU_PMEVTYPER(phys), type);
+		uncore_cspmu_write_cfg(c, CSPMU_PMEVTYPER(phys), type);
 		if (impl->set_ev_filter)
 			impl->set_ev_filter(c, event, phys);
 	}
-	if (c->upmu.irq > 0)
-		uncore_write32(&c->page0, CSPMU_PMINTENSET(reg), bit);
+	/* Overflow interrupts are enabled for every counter at probe. */
 	uncore_write32(&c->page0, CSPMU_PMCNTENSET(reg), bit);
 }
 
@@ -123,8 +173,6 @@ static void cspmu_stop(struct perf_event *event)
 	u32 bit = BIT(phys % 32), reg = phys / 32;
 
 	uncore_write32(&c->page0, CSPMU_PMCNTENCLR(reg), bit);
-	if (c->upmu.irq > 0)
-		uncore_write32(&c->page0, CSPMU_PMINTENCLR(reg), bit);
 	if (event->hw.idx != c->cycle_idx && c->impl->reset_ev_filter)
 		c->impl->reset_ev_filter(c, event, phys);
 }
@@ -180,22 +228,47 @@ static int cspmu_validate_group(struct perf_event *event)
 	return 0;
 }
 
+/* PMCR.E on or off, written only when it changes. */
+static void cspmu_set_pmcr_e(struct uncore_cspmu *c, bool on)
+{
+	if (c->pmcr_e == on)
+		return;
+	uncore_write32(&c->page0, CSPMU_PMCR, on ? CSPMU_PMCR_E : 0);
+	c->pmcr_e = on;
+}
+
 static void cspmu_enable(struct uncore_pmu *upmu)
 {
 	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
 
 	if (!uncore_pmu_busy(upmu))
 		return;
-	uncore_write32(&c->page0, CSPMU_PMCR, CSPMU_PMCR_E);
+	cspmu_set_pmcr_e(c, true);
 	if (c->timer.function && !hrtimer_active(&c->timer))
 		hrtimer_start(&c->timer, ns_to_ktime(CSPMU_TIMER_NS), HRTIMER_MODE_REL_PINNED);
 }
 
 static void cspmu_disable(struct uncore_pmu *upmu)
 {
+	cspmu_set_pmcr_e(container_of(upmu, struct uncore_cspmu, upmu), false);
+}
+
+/* A group read: every counter stops, keeping its value, until thaw. */
+static void cspmu_freeze(struct uncore_pmu *upmu)
+{
 	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
 
-	uncore_write32(&c->page0, CSPMU_PMCR, 0);
+	c->frozen = c->pmcr_e;
+	cspmu_set_pmcr_e(c, false);
+}
+
+static void cspmu_thaw(struct uncore_pmu *upmu)
+{
+	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
+
+	if (c->frozen)
+		cspmu_set_pmcr_e(c, true);
+	c->frozen = false;
 }
 
 /* Helper-layer callbacks of every CSPMU driver: its uncore_pmu_desc.ops. */
@@ -207,6 +280,8 @@ const struct uncore_pmu_ops uncore_cspmu_ops = {
 	.read		= cspmu_read,
 	.enable		= cspmu_enable,
 	.disable	= cspmu_disable,
+	.freeze		= cspmu_freeze,
+	.thaw		= cspmu_thaw,
 };
 EXPORT_SYMBOL_NS_GPL(uncore_cspmu_ops, UNCORE_NS);
 
@@ -410,6 +485,26 @@ static int cspmu_acpi_setup(struct uncore_cspmu *c)
 	return ret;
 }
 
+/*
+ * The overflow interrupt of every counter, once: a counter that is not
+ * enabled cannot overflow, so start and stop need not touch PMINTEN.
+ */
+static void cspmu_enable_irqs(struct uncore_cspmu *c)
+{
+	u32 mask[DIV_ROUND_UP(CSPMU_MAX_PHYS, 32)] = { };
+	unsigned int idx, phys, k;
+
+	if (c->upmu.irq <= 0)
+		return;
+	for (idx = 0; idx < c->upmu.num_counters; idx++) {
+		phys = cspmu_phys(c, idx);
+		mask[phys / 32] |= BIT(phys % 32);
+	}
+	for (k = 0; k < ARRAY_SIZE(mask); k++)
+		if (mask[k])
+			uncore_write32(&c->page0, CSPMU_PMINTENSET(k), mask[k]);
+}
+
 static int cspmu_setup_irq(struct platform_device *pdev, struct uncore_cspmu *c)
 {
 	struct device *dev = &pdev->dev;
@@ -510,6 +605,7 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 
 	/* Every counter from zero, counting off. */
 	uncore_write32(&c->page0, CSPMU_PMCR, CSPMU_PMCR_C | CSPMU_PMCR_P);
+	cspmu_enable_irqs(c);
 
 	ret = __devm_uncore_pmu_register(&c->upmu, name, owner);
 	if (ret)

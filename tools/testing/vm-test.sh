@@ -146,7 +146,14 @@ if [ $demo = 1 ]; then
 	cp "$HERE/demo/"* "$BUILD/tests/"
 else
 	for t in "$tdir/"$only; do
-		[ -f "$t" ] && [ -x "$t" ] || continue
+		[ -f "$t" ] || continue
+		# Tests are the executables; a .sh that is not would silently not run.
+		if [ ! -x "$t" ]; then
+			case $t in
+			*.sh)	echo "vm-test.sh: $t is not executable" >&2; exit 2 ;;
+			esac
+			continue
+		fi
 		# "# requires: function_graph": the tracer must be in the kernel
 		if [ -n "$ktree" ] && head -n 10 "$t" | grep -q '^# requires:.*function_graph' &&
 		   ! grep -qx 'CONFIG_FUNCTION_GRAPH_TRACER=y' "$kdir/.config"; then

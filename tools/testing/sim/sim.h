@@ -134,11 +134,15 @@ struct sim_inject {
  * @mmio_reads:          register reads by drivers
  * @mmio_writes:         register writes by drivers
  * @reads_while_running: reads of a counter while it was counting
+ * @status_reads:        reads of an overflow status register
+ * @bcast_writes:        writes to a broadcast window (CMEM, C2C)
  */
 struct sim_stats {
 	u64 mmio_reads;
 	u64 mmio_writes;
 	u64 reads_while_running;
+	u64 status_reads;
+	u64 bcast_writes;
 };
 
 struct sim_rate;

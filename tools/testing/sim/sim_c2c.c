@@ -228,6 +228,8 @@ static u64 c2c_read(struct sim_dev *sdev, unsigned int win, u32 off,
 	if (win == c2c->nr_inst)
 		return 0;
 	ci = &c2c->inst[win];
+	if (off == C2C_IN_STATUS || off == C2C_OUT_STATUS)
+		sdev->stats.status_reads++;
 	val = c2c_reg(ci, off, &cntr);
 	if (cntr)
 		*counting = c2c_counting(ci);
@@ -248,6 +250,7 @@ static void c2c_write(struct sim_dev *sdev, unsigned int win, u32 off, u64 val,
 		c2c_write_inst(&c2c->inst[win], off, val);
 		return;
 	}
+	sdev->stats.bcast_writes++;
 	/* only C2C_CTRL fans out */
 	if (off != C2C_CTRL)
 		return;

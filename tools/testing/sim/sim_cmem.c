@@ -206,6 +206,7 @@ static u64 cmem_read(struct sim_dev *sdev, unsigned int win, u32 off,
 	case CMEM_CTRL:
 		return ci->ctrl;
 	case CMEM_STATUS:
+		sdev->stats.status_reads++;
 		return ci->status;
 	}
 	cnt = cmem_counter(ci, off);
@@ -229,6 +230,7 @@ static void cmem_write(struct sim_dev *sdev, unsigned int win, u32 off, u64 val,
 		cmem_write_inst(&cmem->inst[win], off, val);
 		return;
 	}
+	sdev->stats.bcast_writes++;
 	/* only CG_CTRL and CTRL fan out */
 	if (off == CMEM_CG_CTRL)
 		cmem->bcast_cg = val;

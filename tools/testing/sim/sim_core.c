@@ -43,6 +43,16 @@
 /* How often a chunked injection looks whether the driver has caught up. */
 #define SIM_WAIT_POLL_US	100
 
+/*
+ * read_delay_us=<n> (writable at run time): every register read by a
+ * driver takes n microseconds longer, outside the device lock, so a test
+ * can make the gap between two reads of one driver callback wide enough
+ * for traffic to land in it (88-group-read.sh). 0, the default, adds none.
+ */
+static unsigned int read_delay_us;
+module_param(read_delay_us, uint, 0644);
+MODULE_PARM_DESC(read_delay_us, "Delay every register read by this many microseconds (max 1000)");
+
 static char *topology = "default";
 module_param(topology, charp, 0444);
 MODULE_PARM_DESC(topology, "Topology variant to simulate (default: \"default\")");
@@ -139,6 +149,8 @@ static u64 sim_be_read(phys_addr_t addr, unsigned int bytes)
 				    (unsigned long long)addr);
 		return ~0ULL;
 	}
+	if (READ_ONCE(read_delay_us))
+		udelay(min(READ_ONCE(read_delay_us), 1000U));
 	sdev = ref->sdev;
 	raw_spin_lock_irqsave(&sdev->lock, flags);
 	val = sdev->ops->read(sdev, ref->win, addr - ref->base, bytes, &counting);
@@ -633,6 +645,8 @@ static int sim_stats_show(struct seq_file *m, void *v)
 	raw_spin_unlock_irqrestore(&sdev->lock, flags);
 	seq_printf(m, "mmio_reads %llu\nmmio_writes %llu\nreads_while_running %llu\n",
 		   st.mmio_reads, st.mmio_writes, st.reads_while_running);
+	seq_printf(m, "status_reads %llu\nbcast_writes %llu\n",
+		   st.status_reads, st.bcast_writes);
 	return 0;
 }
 

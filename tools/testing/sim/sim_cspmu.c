@@ -582,6 +582,9 @@ static u64 cspmu_read(struct sim_dev *sdev, unsigned int win, u32 off,
 	case CSPMU_REG:
 		if (bytes != 4)
 			break;
+		if ((int)win != cs->filter && cspmu_cnt_win(cs, win) &&
+		    off >= PMOVSCLR && off < PMOVSSET + 4 * cs->nr_words)
+			sdev->stats.status_reads++;
 		return cspmu_reg(cs, win, off);
 	case CSPMU_CNTR:
 		if (cs->width <= 32 ? bytes != 4 :
