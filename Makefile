@@ -157,21 +157,18 @@ install-tools:
 	fi
 
 
-# make check-debug: every VM run of make check (default firmware, then each
-# variant) on the debug kernel of tools/testing/vm/debug-kernel.sh (built
+# make check-debug: every x86 VM run of make check (default firmware and each
+# variant, two at a time: vm-all.sh) on the debug kernel of debug-kernel.sh (built
 # once, ~40 min cold), with the timeouts scaled for its slowness. Never
 # part of make check.
 DEBUG_STATE := $(CURDIR)/.check-debug-state
-DEBUG_TIMEOUT_SCALE ?= 4
+DEBUG_TIMEOUT_SCALE ?= 8
 .PHONY: check-debug
 check-debug:
 	@rm -f $(DEBUG_STATE)
 	+@if tree=$$(tools/testing/vm/debug-kernel.sh); then \
-		for v in default $(notdir $(wildcard tools/testing/tests/variants/*)); do \
-			UNCORE_TAP_STATE=$(DEBUG_STATE) tools/testing/vm-test.sh --no-summary \
-				--kernel-tree $$tree --timeout-scale $(DEBUG_TIMEOUT_SCALE) \
-				--firmware $$v || true; \
-		done; \
+		UNCORE_TAP_STATE=$(DEBUG_STATE) tools/testing/vm-all.sh \
+			--kernel-tree $$tree --timeout-scale $(DEBUG_TIMEOUT_SCALE) || true; \
 	else \
 		echo "not ok - check-debug: building the debug kernel failed"; \
 		printf 'passed 0\nfailed 1\n' > $(DEBUG_STATE); \

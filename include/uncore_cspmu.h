@@ -44,6 +44,8 @@
 
 /* Physical counter indices the configuration registers cover. */
 #define CSPMU_MAX_PHYS		64
+/* SET/CLR registers (32 counters each) for those. */
+#define CSPMU_NR_SETS		DIV_ROUND_UP(CSPMU_MAX_PHYS, 32)
 /* Physical index of the dedicated cycle counter. */
 #define CSPMU_CYCLE_PHYS	31
 /* PMIIDR bits a product is matched on: product, variant, revision. */
@@ -117,6 +119,10 @@ struct uncore_cspmu_impl {
  * @cfg:       last value written to PMEVTYPER, PMEVFILT2R and PMEVFILTR of
  *             each physical counter (PMCCFILTR is PMEVTYPER31's slot)
  * @cfg_valid: which @cfg entries are known, bit 64 * register + counter
+ * @cnten_want: PMCNTEN as the started counters need it (physical bits)
+ * @cnten_hw:  PMCNTEN as last written
+ * @disabled:  between pmu_disable and pmu_enable: PMCNTEN changes wait
+ *             for pmu_enable, so scheduling a group writes it once
  *
  * Register values are cached so that scheduling an event writes only the
  * registers whose value changes.
@@ -141,6 +147,9 @@ struct uncore_cspmu {
 	DECLARE_BITMAP(held_valid, UNCORE_PMU_MAX_COUNTERS);
 	u32 cfg[3][CSPMU_MAX_PHYS];
 	DECLARE_BITMAP(cfg_valid, 3 * CSPMU_MAX_PHYS);
+	u32 cnten_want[CSPMU_NR_SETS];
+	u32 cnten_hw[CSPMU_NR_SETS];
+	bool disabled;
 };
 
 /**

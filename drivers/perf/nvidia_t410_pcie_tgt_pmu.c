@@ -206,6 +206,23 @@ static void tgt_reset_ev_filter(struct uncore_cspmu *c, struct perf_event *event
 	}
 }
 
+/* Start from what the slots hold; no slot has a user yet. */
+static void tgt_slots_read(struct tgt_pmu *tgt)
+{
+	struct tgt_slot *slot;
+	int s, i;
+
+	for (s = 0; s < TGT_NUM_SLOTS; s++) {
+		slot = &tgt->slot[s];
+		for (i = 0; i < ARRAY_SIZE(slot->hw); i++)
+			slot->hw[i] = uncore_read32(&tgt->filter, TGT_SLOT(s) + tgt_slot_word[i]);
+		slot->hw_known = true;
+		slot->enabled = uncore_read32(&tgt->filter, TGT_SLOT(s) + TGT_SLOT_CTRL);
+		if (slot->enabled)
+			tgt_slot_release(tgt, s);
+	}
+}
+
 static void tgt_set_cc_filter(struct uncore_cspmu *c, struct perf_event *event)
 {
 	uncore_cspmu_write_cfg(c, CSPMU_PMCCFILTR, 0);
@@ -245,7 +262,11 @@ static int tgt_init(struct uncore_cspmu *c, struct acpi_device *adev)
 	if (resource_size(&res) < TGT_SLOT(TGT_NUM_SLOTS))
 		return dev_err_probe(dev, -EINVAL, "address-filter block %pR too small\n", &res);
 	res.name = dev_name(dev);
-	return uncore_map_resource(dev, &res, &tgt->filter);
+	ret = uncore_map_resource(dev, &res, &tgt->filter);
+	if (ret)
+		return ret;
+	tgt_slots_read(tgt);
+	return 0;
 }
 
 static struct attribute *tgt_pmu_formats[] = {

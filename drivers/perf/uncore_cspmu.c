@@ -133,12 +133,43 @@ static void cspmu_preload(struct uncore_cspmu *c, struct perf_event *event)
 	local64_set(&event->hw.prev_count, period);
 }
 
+/* Make PMCNTEN what the started counters need: at most one SET, one CLR. */
+static void cspmu_sync_cnten(struct uncore_cspmu *c)
+{
+	unsigned int k;
+	u32 on, off;
+
+	for (k = 0; k < CSPMU_NR_SETS; k++) {
+		off = c->cnten_hw[k] & ~c->cnten_want[k];
+		on = c->cnten_want[k] & ~c->cnten_hw[k];
+		if (off)
+			uncore_write32(&c->page0, CSPMU_PMCNTENCLR(k), off);
+		if (on)
+			uncore_write32(&c->page0, CSPMU_PMCNTENSET(k), on);
+		c->cnten_hw[k] = c->cnten_want[k];
+	}
+}
+
+/*
+ * Counter @phys on or off. Between pmu_disable and pmu_enable nothing
+ * counts (PMCR.E is 0), so the change waits for pmu_enable, where a whole
+ * group's changes make one write.
+ */
+static void cspmu_set_cnten(struct uncore_cspmu *c, unsigned int phys, bool on)
+{
+	if (on)
+		c->cnten_want[phys / 32] |= BIT(phys % 32);
+	else
+		c->cnten_want[phys / 32] &= ~BIT(phys % 32);
+	if (!c->disabled)
+		cspmu_sync_cnten(c);
+}
+
 static void cspmu_start(struct perf_event *event)
 {
 	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
 	const struct uncore_cspmu_impl *impl = c->impl;
 	unsigned int phys = cspmu_phys(c, event->hw.idx);
-	u32 bit = BIT(phys % 32), reg = phys / 32;
 
 	/*
 	 * A counter that held its value since it stopped needs no preload if
@@ -163,16 +194,15 @@ static void cspmu_start(struct perf_event *event)
 			impl->set_ev_filter(c, event, phys);
 	}
 	/* Overflow interrupts are enabled for every counter at probe. */
-	uncore_write32(&c->page0, CSPMU_PMCNTENSET(reg), bit);
+	cspmu_set_cnten(c, phys, true);
 }
 
 static void cspmu_stop(struct perf_event *event)
 {
 	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
 	unsigned int phys = cspmu_phys(c, event->hw.idx);
-	u32 bit = BIT(phys % 32), reg = phys / 32;
 
-	uncore_write32(&c->page0, CSPMU_PMCNTENCLR(reg), bit);
+	cspmu_set_cnten(c, phys, false);
 	if (event->hw.idx != c->cycle_idx && c->impl->reset_ev_filter)
 		c->impl->reset_ev_filter(c, event, phys);
 }
@@ -241,6 +271,8 @@ static void cspmu_enable(struct uncore_pmu *upmu)
 {
 	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
 
+	c->disabled = false;
+	cspmu_sync_cnten(c);
 	if (!uncore_pmu_busy(upmu))
 		return;
 	cspmu_set_pmcr_e(c, true);
@@ -250,7 +282,10 @@ static void cspmu_enable(struct uncore_pmu *upmu)
 
 static void cspmu_disable(struct uncore_pmu *upmu)
 {
-	cspmu_set_pmcr_e(container_of(upmu, struct uncore_cspmu, upmu), false);
+	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
+
+	c->disabled = true;
+	cspmu_set_pmcr_e(c, false);
 }
 
 /* A group read: every counter stops, keeping its value, until thaw. */
@@ -486,6 +521,32 @@ static int cspmu_acpi_setup(struct uncore_cspmu *c)
 }
 
 /*
+ * Start the register caches from what the hardware holds, so that no
+ * later write repeats a value already there, and switch off any counter
+ * left enabled.
+ */
+static void cspmu_read_cfg(struct uncore_cspmu *c)
+{
+	unsigned int idx, phys, r, k;
+
+	for (idx = 0; idx < c->upmu.num_counters; idx++) {
+		phys = cspmu_phys(c, idx);
+		for (r = 0; r < ARRAY_SIZE(cspmu_cfg_base); r++) {
+			/* The cycle counter has PMCCFILTR, PMEVTYPER31's place, only. */
+			if (idx == c->cycle_idx && r)
+				break;
+			c->cfg[r][phys] = uncore_read32(&c->page0, cspmu_cfg_base[r] + 4 * phys);
+			__set_bit(r * CSPMU_MAX_PHYS + phys, c->cfg_valid);
+		}
+		c->cnten_hw[phys / 32] |= BIT(phys % 32);
+	}
+	for (k = 0; k < CSPMU_NR_SETS; k++)
+		if (c->cnten_hw[k])
+			c->cnten_hw[k] &= uncore_read32(&c->page0, CSPMU_PMCNTENSET(k));
+	cspmu_sync_cnten(c);
+}
+
+/*
  * The overflow interrupt of every counter, once: a counter that is not
  * enabled cannot overflow, so start and stop need not touch PMINTEN.
  */
@@ -605,6 +666,7 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 
 	/* Every counter from zero, counting off. */
 	uncore_write32(&c->page0, CSPMU_PMCR, CSPMU_PMCR_C | CSPMU_PMCR_P);
+	cspmu_read_cfg(c);
 	cspmu_enable_irqs(c);
 
 	ret = __devm_uncore_pmu_register(&c->upmu, name, owner);

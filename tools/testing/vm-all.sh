@@ -8,18 +8,34 @@
 # builds in a directory of its own (.vm-build-<n>); each boot's output is
 # kept and printed whole, in job order, once it is done.
 #
-# Usage: vm-all.sh
+# Usage: vm-all.sh [--kernel-tree DIR --timeout-scale N]
 #   UNCORE_TAP_STATE: counts of every boot are added to this file.
+#   --kernel-tree, --timeout-scale: passed to every vm-test.sh (make
+#   check-debug); then x86 boots only, in build directories
+#   .vm-build-debug-<n>, so a make check may run beside it.
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 JOBS=${UNCORE_VM_JOBS:-2}
+VMARGS=()
+BUILDPFX=.vm-build-
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel-tree|--timeout-scale)
+		[ $# -ge 2 ] || { echo "vm-all.sh: $1 needs a value" >&2; exit 2; }
+		VMARGS+=("$1" "$2")
+		BUILDPFX=.vm-build-debug-
+		shift 2 ;;
+	*)	echo "vm-all.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 # Longest first, so the workers end close together.
-jobs=("x86_64 default" "arm64 default")
+jobs=("x86_64 default")
+[ ${#VMARGS[@]} -gt 0 ] || jobs+=("arm64 default")
 for v in "$HERE"/tests/variants/*/; do
 	jobs+=("x86_64 $(basename "$v")")
 done
@@ -41,14 +57,16 @@ run_job() {
 		flock -n "$fd" && break
 		exec {fd}>&-
 	done
-	UNCORE_VM_BUILD="$REPO/.vm-build-$slot" UNCORE_TAP_STATE="$TMP/state$n" \
+	# shellcheck disable=SC2086 # VMARGS_S: the options, one word each
+	UNCORE_VM_BUILD="$REPO/$BUILDPFX$slot" UNCORE_TAP_STATE="$TMP/state$n" \
 		"$HERE/vm-test.sh" --no-summary --arch "$arch" --firmware "$variant" \
-		>"$TMP/out$n" 2>&1
+		$VMARGS_S >"$TMP/out$n" 2>&1
 	echo "vm-all: $arch/$variant done ($(grep -c '^ok' "$TMP/out$n") ok," \
 	     "$(grep -c '^not ok' "$TMP/out$n") not ok)" >&2
 }
 export -f run_job
-export HERE REPO JOBS TMP
+VMARGS_S=${VMARGS[*]-}
+export HERE REPO JOBS TMP BUILDPFX VMARGS_S
 
 for i in "${!jobs[@]}"; do
 	printf '%s\t%s\n' "$i" "${jobs[$i]}"

@@ -367,11 +367,7 @@ bench_has() {
 }
 
 # bench_check_stat DESC NAME PHASE KEY EXPECTED: a key of the simulator's
-# stats, skipped (TAP SKIP) while the simulator does not count it yet
+# stats in that phase
 bench_check_stat() {
-	if bench_has "$2" "$3" "$4"; then
-		check_eq "$1" "$5" "$(bench_get "$2" "$3" stats "$4")"
-	else
-		ok "$1 # SKIP the simulator's stats have no $4"
-	fi
+	check_eq "$1" "$5" "$(bench_get "$2" "$3" stats "$4")"
 }
