@@ -57,9 +57,9 @@ ev() {
 # and wrote none
 check_read() {
 	check_eq "$1: read: $2 MMIO reads per call" "$2 $2" \
-		"$(bench_get "$1" read read reads_min) $(bench_get "$1" read read reads_max)"
+		"$(bench_rd "$1" read reads_min) $(bench_rd "$1" read reads_max)"
 	check_eq "$1: read: no MMIO write" "0 0" \
-		"$(bench_get "$1" read read writes_max) $(bench_get "$1" read2 read writes_max)"
+		"$(bench_rd "$1" read writes_max) $(bench_rd "$1" read2 writes_max)"
 }
 
 # check_add NAME: add (with start) writes no more than the registers it
@@ -100,8 +100,8 @@ done
 bench_run ucfg $UCF -g $CSX $evs
 bench_table ucfg "UCF $UCF: group of all $nlog counters"
 check_read ucfg 1
-check_eq "ucfg: read: 16 group reads read each counter once" "$((16 * nlog)) $((16 * nlog))" \
-	"$(bench_get ucfg read read calls) $(bench_get ucfg read traced reads)"
+check_eq "ucfg: read: 16 group reads, each counter once" "$((16 * nlog)) $((16 * nlog))" \
+	"$(bench_rd ucfg read calls) $(bench_get ucfg read traced reads)"
 check_eq "ucfg: read: no counter read while it counts (read transaction)" 0 \
 	"$(bench_get ucfg read stats reads_while_running)"
 check_add ucfg
@@ -158,9 +158,9 @@ bench_clean cmr
 bench_run cmg $CMEM -g "$(ev $CMEM cycles)" "$(ev $CMEM rd_req)" "$(ev $CMEM rd_cum_outs)"
 bench_table cmg "CMEM $CMEM: group {cycles, rd_req, rd_cum_outs}"
 check_eq "cmg: read: 16 group reads, 1 + 42 + 42 counter reads each" "48 1 42 $((16 * 85))" \
-	"$(bench_get cmg read read calls) $(bench_get cmg read read reads_min) \
-$(bench_get cmg read read reads_max) $(bench_get cmg read traced reads)"
-check_eq "cmg: read: no MMIO write in read" 0 "$(bench_get cmg read read writes_max)"
+	"$(bench_rd cmg read calls) $(bench_rd cmg read reads_min) \
+$(bench_rd cmg read reads_max) $(bench_get cmg read traced reads)"
+check_eq "cmg: read: no MMIO write in read" 0 "$(bench_rd cmg read writes_max)"
 check_eq "cmg: read: no counter read while it counts (read transaction)" 0 \
 	"$(bench_get cmg read stats reads_while_running)"
 check_status cmg
@@ -232,7 +232,8 @@ bench_teardown
 # ---- timing (make bench) ----
 
 if [ "$BENCH_TIMING" = 1 ]; then
-	echo "# ---- read() time: our event vs a CPU-wide software event (cpu-clock), same CPU, median of 2000 ----"
+	echo "# ---- read() time: our event vs a CPU-wide software event (cpu-clock)," \
+	     "same CPU, median of 2000 ----"
 	for spec in "$UCF slc_bytes_rd" "$PCIE rd_req" "$TGT rd_bytes" "$CMEM rd_req" \
 		    "$C2C in_rd_req" "$CLINK in_rd_req" "$DLINK in_rd_req" "$PEM ib_tlp_npr"; do
 		set -- $spec
@@ -252,7 +253,8 @@ if [ "$BENCH_TIMING" = 1 ]; then
 	}
 	pct() {
 		set -- $1 $2 $3 $4
-		awk -v b=$(($3 - $1)) -v t=$(($4 - $2)) 'BEGIN { printf "%.1f", t ? 100 * b / t : 0 }'
+		awk -v b=$(($3 - $1)) -v t=$(($4 - $2)) \
+			'BEGIN { printf "%.1f", t ? 100 * b / t : 0 }'
 	}
 	b0=$(busy); sleep 10; b1=$(busy)
 	idle=$(pct "$b0 $b1")

@@ -141,10 +141,14 @@ bench_parse() {
 	awk -v name="$1" '
 	function alloc(f) {
 		sub(/_noprof$/, "", f)
-		return f ~ /^_*(kmalloc|kzalloc|kcalloc|kmem_cache_alloc|kmalloc_trace|alloc_pages|vmalloc|vzalloc|krealloc|kvmalloc|kvzalloc|pcpu_alloc|get_free_pages|devm_kmalloc|devm_kzalloc)/
+		return f ~ /^_*(kmalloc|kzalloc|kcalloc|kmem_cache_alloc|kmalloc_trace)/ ||
+		       f ~ /^_*(alloc_pages|vmalloc|vzalloc|krealloc|kvmalloc|kvzalloc)/ ||
+		       f ~ /^_*(pcpu_alloc|get_free_pages|devm_kmalloc|devm_kzalloc)/
 	}
 	function isprint(f) {
-		return f ~ /^_*(printk|vprintk|dev_printk|dev_vprintk_emit|_dev_(emerg|alert|crit|err|warn|notice|info)|warn_printk|warn_slowpath)/
+		return f ~ /^_*(printk|vprintk|dev_printk|dev_vprintk_emit)/ ||
+		       f ~ /^_*(warn_printk|warn_slowpath)/ ||
+		       f ~ /^_*_dev_(emerg|alert|crit|err|warn|notice|info)/
 	}
 	function hit(kind,    i) {
 		for (i = 1; i <= d; i++)
@@ -188,7 +192,8 @@ bench_parse() {
 		else if (isprint(f)) hit("p")
 	}
 	BEGIN {
-		n = split("add del start stop read enable disable start_txn commit_txn cancel_txn", t)
+		cbl = "add del start stop read enable disable"
+		n = split(cbl " start_txn commit_txn cancel_txn", t)
 		for (i = 1; i <= n; i++)
 			cbs["uncore_pmu_" t[i]] = 1
 		phase = "before"
@@ -242,8 +247,9 @@ bench_parse() {
 			sub(/^uncore_pmu_/, "", c)
 			if (c == "enable" || c == "disable")
 				c = "pmu_" c
-			print name, kp[1], c, calls[k], rmin[k], rmax[k] + 0, wmin[k], wmax[k] + 0, \
-			      al[k] + 0, pr[k] + 0, rsum[k] + 0, wsum[k] + 0
+			print name, kp[1], c, calls[k], rmin[k], rmax[k] + 0, \
+			      wmin[k], wmax[k] + 0, al[k] + 0, pr[k] + 0, \
+			      rsum[k] + 0, wsum[k] + 0
 		}
 		for (i = 1; i <= np; i++)
 			print name, phases[i], "traced", "reads=" (tot[phases[i], "r"] + 0), \
@@ -277,9 +283,12 @@ bench_run() {
 		k = $1; $1 = n " " $2; $2 = k; print }' /tmp/bench.out >> $BENCH_RES
 	# every MMIO of each phase was seen inside a callback
 	for _ph in $(awk '$1 == "stats" { print $2 }' /tmp/bench.out); do
+		_sr=$(bench_get "$_bn" $_ph stats mmio_reads)
+		_sw=$(bench_get "$_bn" $_ph stats mmio_writes)
+		_tr=$(bench_get "$_bn" $_ph traced reads)
+		_tw=$(bench_get "$_bn" $_ph traced writes)
 		check_eq "$_bn: $_ph: traced MMIO is all the simulator saw" \
-			"reads=$(bench_get "$_bn" $_ph stats mmio_reads) writes=$(bench_get "$_bn" $_ph stats mmio_writes)" \
-			"reads=$(bench_get "$_bn" $_ph traced reads) writes=$(bench_get "$_bn" $_ph traced writes)"
+			"reads=$_sr writes=$_sw" "reads=$_tr writes=$_tw"
 	done
 }
 
@@ -287,7 +296,8 @@ bench_run() {
 bench_get() {
 	awk -v n="$1" -v ph="$2" -v row="$3" -v f="$4" '
 	BEGIN {
-		split("calls reads_min reads_max writes_min writes_max allocs prints reads writes", c)
+		cols = "calls reads_min reads_max writes_min writes_max allocs prints"
+		split(cols " reads writes", c)
 		for (i in c)
 			col[c[i]] = i + 3
 	}
@@ -338,7 +348,8 @@ bench_table() {
 			printf "#   %-9s   sim: %s, registers changed: %s\n", p, s, rg[p]
 		}
 	}' $BENCH_RES
-	echo "#   (per call; a callback nested in another, start in add and stop in del, counts in both rows)"
+	echo "#   (per call; a callback nested in another, start in add and stop in del," \
+	     "counts in both rows)"
 }
 
 # ---- budget checks ----
@@ -357,6 +368,11 @@ bench_clean() {
 	check_eq "$1: no allocation and no print in any callback" "" \
 		"$(awk -v n="$1" '$1 == n && $4 ~ /^[0-9]+$/ && ($9 || $10) {
 			printf " %s/%s:allocs=%s,prints=%s", $2, $3, $9, $10 }' $BENCH_RES)"
+}
+
+# bench_rd NAME PHASE FIELD: FIELD of the read callback in PHASE
+bench_rd() {
+	bench_get "$1" "$2" read "$3"
 }
 
 # bench_has NAME PHASE KEY: the simulator's stats of that phase have KEY

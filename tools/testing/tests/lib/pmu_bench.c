@@ -302,7 +302,7 @@ static void timing(int cpu, int n)
 	}
 	t = median(ours, n);
 	val = median(sw, n);
-	printf("timing ours=%llu sw=%llu ratio=%.2f\n", (unsigned long long)t,
+	printf("%s ours=%llu sw=%llu ratio=%.2f\n", "timing", (unsigned long long)t,
 	       (unsigned long long)val, val ? (double)t / val : 0.0);
 	close(swfd);
 	free(ours);
@@ -319,21 +319,37 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "p:c:gn:m:s:r:x:T")) != -1) {
 		switch (opt) {
-		case 'p': pmu = optarg; break;
-		case 'c': cpu = atoi(optarg); break;
-		case 'g': group = 1; break;
-		case 'n': reads = atoi(optarg); break;
-		case 'm': marker = optarg; break;
-		case 's': stats = optarg; break;
-		case 'r': regs = optarg; break;
+		case 'p':
+			pmu = optarg;
+			break;
+		case 'c':
+			cpu = atoi(optarg);
+			break;
+		case 'g':
+			group = 1;
+			break;
+		case 'n':
+			reads = atoi(optarg);
+			break;
+		case 'm':
+			marker = optarg;
+			break;
+		case 's':
+			stats = optarg;
+			break;
+		case 'r':
+			regs = optarg;
+			break;
 		case 'x':
 			if (nr_excl < MAX_EXCL)
 				excl[nr_excl++] = optarg;
 			break;
-		case 'T': timed = 1; break;
+		case 'T':
+			timed = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: pmu_bench [-T] [-g] [-c CPU] [-n N] [-m MARKER] "
-				"[-s STATS] [-r REGS] [-x REG]... -p PMU EVENT...\n");
+			fprintf(stderr, "%s\n",
+				"usage: pmu_bench [-T] [-g] [-c CPU] [-n N] [-m MARKER] [-s STATS] [-r REGS] [-x REG]... -p PMU EVENT...");
 			return 2;
 		}
 	}

@@ -22,9 +22,9 @@ CSX="-x page0:0xe04 -x page0:0xc20 -x page0:0xc60"
 bench_run ucf $UCF $CSX "$(bench_event $UCF slc_bytes_rd)"
 bench_table ucf "UCF $UCF: slc_bytes_rd (64-bit counters, hi-lo-hi, dual page)"
 check_eq "ucf: read: 3 MMIO reads per call" "3 3" \
-	"$(bench_get ucf read read reads_min) $(bench_get ucf read read reads_max)"
+	"$(bench_rd ucf read reads_min) $(bench_rd ucf read reads_max)"
 check_eq "ucf: read: no MMIO write" "0 0" \
-	"$(bench_get ucf read read writes_max) $(bench_get ucf read2 read writes_max)"
+	"$(bench_rd ucf read writes_max) $(bench_rd ucf read2 writes_max)"
 # Without 64-bit access a 64-bit counter is two 32-bit registers: each
 # changed counter (page 1, below PMEVTYPER's 0x400) counts twice.
 for ph in enable reenable; do
