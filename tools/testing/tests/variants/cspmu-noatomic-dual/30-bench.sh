@@ -18,7 +18,7 @@ if ! bench_setup; then
 fi
 
 UCF=nvidia_ucf_pmu_0
-CSX="-x page0:0xe04 -x page0:0xc20 -x page0:0xc60"
+CSX="-x page0:0xc20 -x page0:0xc60"
 bench_run ucf $UCF $CSX "$(bench_event $UCF slc_bytes_rd)"
 bench_table ucf "UCF $UCF: slc_bytes_rd (64-bit counters, hi-lo-hi, dual page)"
 check_eq "ucf: read: 3 MMIO reads per call" "3 3" \
@@ -44,6 +44,8 @@ for ph in enable reenable; do
 		}' $BENCH_RES)
 	check_le "ucf: $ph: add+start writes <= 32-bit registers changed" \
 		"$words" "$(bench_get ucf $ph add writes)"
+	check_le "ucf: $ph: all writes of the phase <= 32-bit registers changed" \
+		"$words" "$(bench_get ucf $ph stats mmio_writes)"
 done
 bench_clean ucf
 bench_teardown
