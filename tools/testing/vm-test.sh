@@ -18,9 +18,10 @@
 #   --timeout-scale  multiply the guest test and the QEMU timeouts by N (slow kernels)
 #   --bench     make bench: only the MMIO bench (87-*), with its timing part
 #               (tests/lib/bench.conf BENCH_TIMING=1), then print its tables
-# A test whose first lines hold "# requires: function_graph" is left out
-# (with a "# " line saying so) of a --kernel-tree boot whose .config lacks
-# CONFIG_FUNCTION_GRAPH_TRACER=y; Debian's kernels have it.
+# A test whose first lines hold "# requires: FEATURE..." (function_graph:
+# CONFIG_FUNCTION_GRAPH_TRACER, dynamic_debug: CONFIG_DYNAMIC_DEBUG) is left
+# out (with a "# " line saying so) of a --kernel-tree boot whose .config
+# lacks one; Debian's kernels have them all.
 # UNCORE_TAP_STATE and --no-summary are handed to the VM runner, so make
 # check can add these results to the static checks' totals.
 
@@ -154,11 +155,20 @@ else
 			esac
 			continue
 		fi
-		# "# requires: function_graph": the tracer must be in the kernel
-		if [ -n "$ktree" ] && head -n 10 "$t" | grep -q '^# requires:.*function_graph' &&
-		   ! grep -qx 'CONFIG_FUNCTION_GRAPH_TRACER=y' "$kdir/.config"; then
-			echo "# vm-test: left out ${t##*/}: it requires function_graph," \
-			     "which $kdir/.config lacks (CONFIG_FUNCTION_GRAPH_TRACER)"
+		# "# requires: FEATURE...": kernel features the test needs
+		miss=
+		for f in $(head -n 10 "$t" | sed -n 's/^# requires://p'); do
+			case $f in
+			function_graph)	opt=CONFIG_FUNCTION_GRAPH_TRACER ;;
+			dynamic_debug)	opt=CONFIG_DYNAMIC_DEBUG ;;
+			*)	echo "vm-test.sh: $t requires unknown feature $f" >&2; exit 2 ;;
+			esac
+			[ -z "$ktree" ] || grep -qx "$opt=y" "$kdir/.config" ||
+				miss="$miss $f ($opt)"
+		done
+		if [ -n "$miss" ]; then
+			echo "# vm-test: left out ${t##*/}: it requires$miss," \
+			     "which $kdir/.config lacks"
 			continue
 		fi
 		cp "$t" "$BUILD/tests/"
