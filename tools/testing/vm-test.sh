@@ -221,6 +221,9 @@ else
 	tmo=(--test-timeout $((600 * tscale)))
 	runargs+=(--timeout $((1800 * tscale)))
 fi
+# A boot whose kernel goes silent this long before init is booted again
+# (run.sh --boot-stall); a debug kernel's early boot is slower.
+runargs+=(--boot-stall $((240 + 60 * tscale)))
 "$HERE/vm/initramfs.sh" "$BUILD/initrd.gz" --arch "$arch" --modules "$BUILD/modules" \
 	--order "$order" "${tests[@]}" ${files[@]+"${files[@]}"} "${tmo[@]}" >&2
 

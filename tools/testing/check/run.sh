@@ -6,7 +6,8 @@
 #
 # Usage: $0 [--no-summary] [CHECK...]
 #   CHECK: build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch
-#          spdx sim-selftest rcmap perf-json docs dkms metrics build-arm64
+#          spdx sim-selftest rcmap vm-runner perf-json docs dkms metrics
+#          build-arm64
 #          (default: all).  --no-summary leaves the closing line to summary.sh;
 #          set UNCORE_TAP_STATE to share the counts with it.
 #   UNCORE_SKIP_DEPS=1 skips deps.sh.
@@ -15,7 +16,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest"
-ALL="$ALL rcmap perf-json docs dkms metrics build-arm64"
+ALL="$ALL rcmap vm-runner perf-json docs dkms metrics build-arm64"
 JOBS=$(nproc)
 # shellcheck source=tap.sh
 . "$HERE/tap.sh"
@@ -34,7 +35,7 @@ summary=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--no-summary)	summary=0; shift ;;
-	-h|--help)	sed -n "4,12{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
+	-h|--help)	sed -n "4,13{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
 	*)		break ;;
 	esac
 done
@@ -283,6 +284,8 @@ for c in $CHECKS; do
 	spdx)			check_spdx ;;
 	sim-selftest)		check_sim_selftest ;;
 	rcmap)			"$HERE/rcmap.sh" >"$TMP/rcm" 2>&1; tap_result $? rcmap "$TMP/rcm" ;;
+	vm-runner)	"$HERE/vm-runner.sh" >"$TMP/vmr" 2>&1
+				tap_result $? "vm-runner ($(tail -n 1 "$TMP/vmr"))" "$TMP/vmr" ;;
 	perf-json)	"$HERE/perf-json.sh" >"$TMP/pj" 2>&1; tap_result $? perf-json "$TMP/pj" ;;
 	docs)			"$HERE/docs.sh" >"$TMP/docs.out" 2>&1
 				tap_result $? docs "$TMP/docs.out" ;;
