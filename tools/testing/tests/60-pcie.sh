@@ -137,11 +137,31 @@ check_eq "errno: RP mask together with a BDF" "errno 22 EINVAL" \
 check_eq "errno: sibling with another BDF than its leader" "errno 22 EINVAL" \
 	"$($PERF_OPEN -L "$T:2" -1 $(((1 << 24) | (0x181 << 8))) "$T" 3)"
 check_eq "BDF without RP opens" ok "$($PERF_OPEN -1 $(((1 << 24) | (0x180 << 8))) "$T" 2)"
-out=$(perf stat -a -x';' -e "$P/rd_req,src_bdf=0x0180,src_bdf_en=1/D" \
-	-e "$P/wr_req,src_bdf=0x0200,src_bdf_en=1/" -- sh -c "printf '%s\n' \
-	'event=rd_req value=6 bdf=0x0180' 'event=wr_req value=9 bdf=0x0200' > $I" \
-	2>&1 >/dev/null | awk -F';' '{ printf "%s ", $1 }')
-check_eq "two BDF values at once: the second is not counted" "6 <not counted> " "$out"
+# One BDF filter per RC: while a pinned event holds BDF 01:01.0, an event
+# with another BDF is never scheduled. The holder is a perf of its own that
+# runs the whole time: with both events in one perf, perf disables the
+# holder first and the second event may run, uncounting, until perf
+# disables it too (a debug kernel hit that window).
+rm -f /tmp/bdf-stop
+perf stat -a -x';' -o /tmp/bdf-hold -e "$P/rd_req,src_bdf=0x0180,src_bdf_en=1/D" -- \
+	sh -c 'while [ ! -e /tmp/bdf-stop ]; do sleep 0.1; done' &
+hold=$!
+# counting once a counter of the PMU is enabled (PMCNTENSET0)
+i=0
+en() { awk '$1 == "page0:0xc00" { print $2 }' "$UNCORE_SIM/$P/regs"; }
+while [ "$(en)" = 0x0 ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check_eq "the BDF holder counts (PMCNTENSET0 bit 0)" 1 "$(($(en) & 1))"
+c=$(stat_count "$P/wr_req,src_bdf=0x0200,src_bdf_en=1/" \
+	"printf '%s\n' 'event=wr_req value=9 bdf=0x0200' > $I")
+check_eq "two BDF values at once: the second is not counted" "<not counted>" "$c"
+inject $P 'event=rd_req value=6 bdf=0x0180' 'event=rd_req value=5 bdf=0x0200'
+touch /tmp/bdf-stop
+wait $hold
+check_eq "two BDF values at once: the first counts its BDF" 6 \
+	"$(grep -v '^#' /tmp/bdf-hold | awk -F';' 'NF > 2 { print $1 }')"
 out=$(perf stat -a -x';' -e "{$P/rd_req,src_bdf=0x0180,src_bdf_en=1/,$P/wr_req/}" -- \
 	sh -c "printf '%s\n' 'event=rd_req value=6 bdf=0x0180' 'event=wr_req value=9 bdf=0x0180' \
 	'event=wr_req value=100 bdf=0x0200 rp=0' > $I" 2>&1 >/dev/null |
