@@ -5,7 +5,7 @@
 # port, then "N passed, N failed".
 #   run.sh [--kernel VMLINUZ] --initrd FILE [--acpitable FILE]... [--append "..."]
 #          [--timeout SEC] [--boot-stall SEC] [--log FILE] [--no-summary]
-#          [--arch x86_64|arm64]
+#          [--arch x86_64|arm64] [--tcg-single]
 # With UNCORE_TAP_STATE=FILE the counts are also added to FILE ("passed N",
 # "failed N"). Exit status 0 only if nothing failed.
 set -uo pipefail
@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "run.sh: $*" >&2; exit 2; }
 usage() { sed -n '6,8s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-kernel='' initrd='' append='' tmo=900 stall=300 log='' summary=1 acpi=() tables=() arch=x86_64
+kernel='' initrd='' append='' tmo=900 stall=300 accel=() log='' summary=1 acpi=() tables=() arch=x86_64
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
 	--boot-stall) stall=$2; shift 2 ;;
+	--tcg-single) accel=(-accel tcg,thread=single); shift ;;
 	--log) log=$2; shift 2 ;;
 	--no-summary) summary=0; shift ;;
 	--arch) arch=$2; shift 2 ;;
@@ -135,7 +136,7 @@ fi
 boot()
 {
 	: >"$res"; : >"$log"
-	timeout -k 5 "$tmo" $qemu "${machine[@]}" -m 1G -nic none \
+	timeout -k 5 "$tmo" $qemu ${accel[@]+"${accel[@]}"} "${machine[@]}" -m 1G -nic none \
 		-smp 4,sockets=2,cores=2,threads=1 \
 		-object memory-backend-ram,id=m0,size=512M \
 		-object memory-backend-ram,id=m1,size=512M \
