@@ -235,10 +235,10 @@ append="uncore_sim.topology=$variant${append:+ $append}"
 # paging (TCG's max CPU has LA57), an interrupt while identify_cpu() has
 # cleared the boot CPU's feature bits makes KASAN see the direct map as
 # unshadowed: a false "wild-memory-access" that also turns lockdep off.
-# QEMU 7.2's multi-threaded TCG sometimes loses the wake-up of a halted
-# vCPU (the debug kernel hit it in 2 of 3 default boots: a CPU idle for
-# good, its timer never firing; or three vCPUs halted while the fourth
-# waits on them): those boots run all vCPUs in one thread instead.
+# Under QEMU 7.2's multi-threaded TCG a debug-kernel boot hung with CPU 0
+# idle for good from early boot, its timer never firing (what a lost
+# wake-up of a halted vCPU would do): those boots run all vCPUs in one
+# host thread instead.
 if [ -n "$ktree" ]; then
 	append="$append no_timer_check no5lvl"
 	runargs+=(--tcg-single)
