@@ -14,7 +14,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "run.sh: $*" >&2; exit 2; }
 usage() { sed -n '6,8s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-kernel='' initrd='' append='' tmo=900 stall=300 accel=() log='' summary=1 acpi=() tables=() arch=x86_64
+kernel='' initrd='' append='' tmo=900 stall=300 accel=() log='' summary=1
+acpi=() tables=() arch=x86_64
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
