@@ -55,7 +55,7 @@ trap 'rm -rf "$work"' EXIT
 res=$work/results
 [ -n "$log" ] || log=$work/console.log
 mkdir -p "$(dirname "$log")"
-: >"$res"; : >"$log"; rm -f "$log.stall1" "$log.stall2"
+rm -f "$log.stall1" "$log.stall2"	# boot() empties $res and $log
 
 # hex LE VALUE BYTES: VALUE as BYTES little-endian bytes, in hex
 hex_le()
