@@ -40,13 +40,7 @@ for p in $P0 $P1; do
 		[ "$got" = "$want" ] || bad="$bad $name='$got'"
 	done
 	check_eq "$p events/* contents" "" "$bad"
-	cpus=$(cat $EV/$p/cpumask)
-	case "$cpus" in
-	[0-9] | [0-9][0-9])
-		ok "$p cpumask is one CPU ($cpus)" ;;
-	*)
-		not_ok "$p cpumask is one CPU" "got '$cpus'" ;;
-	esac
+	check_one_cpu $p
 	check_eq "$p has no associated_cpus" "no" \
 		"$([ -e $EV/$p/associated_cpus ] && echo yes || echo no)"
 done

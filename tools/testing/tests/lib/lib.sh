@@ -107,6 +107,17 @@ count_every_pmu() {
 		awk -F';' -v v="$1" '$1 != v { print $3 "=" $1 }'
 }
 
+# check_one_cpu PMU: its cpumask names exactly one CPU (the PEM PMUs)
+check_one_cpu() {
+	_cpus=$(cat "$EV/$1/cpumask")
+	case "$_cpus" in
+	[0-9] | [0-9][0-9])
+		ok "$1 cpumask is one CPU ($_cpus)" ;;
+	*)
+		not_ok "$1 cpumask is one CPU" "got '$_cpus'" ;;
+	esac
+}
+
 # socket_of CPU: the socket of an online CPU, numbered 0, 1... in the order
 # of the package ids. x86 numbers packages 0, 1; arm64 ACPI names them by
 # their PPTT offset (e.g. 36, 116): both give 0 and 1 here. All CPUs of the

@@ -41,13 +41,7 @@ check_eq "marvell_pem_pmu bound the three PEMs" "1 drivers, 3 devices" \
 
 for p in $A $B $C; do
 	check_eq "$p has 27 events" 27 "$(ls $EV/$p/events | wc -l)"
-	cpus=$(cat $EV/$p/cpumask)
-	case "$cpus" in
-	[0-9] | [0-9][0-9])
-		ok "$p cpumask is one CPU ($cpus)" ;;
-	*)
-		not_ok "$p cpumask is one CPU" "got '$cpus'" ;;
-	esac
+	check_one_cpu $p
 	echo 0 > "$UNCORE_SIM/$p/stats"
 done
 
