@@ -1,30 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel API differences, decided by compile probes (scripts/conftest.sh)
- * against the target tree rather than by version numbers.
+ * Kernel API differences, decided by the probes of scripts/conftest.sh
+ * against the target tree (compiled, or for namespaces linked through
+ * modpost) rather than by version numbers. Every shim lives here.
  */
 #ifndef __UNCORE_COMPAT_H
 #define __UNCORE_COMPAT_H
 
 #include <linux/device.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 
 #include "uncore_conftest.h"
 
-/* Symbol namespaces are string literals from 6.13 on. */
+/*
+ * The helper layer's symbol namespace, UNCORE_PMU: a string literal from
+ * 6.13 on, a bare token before. The token is written out here, never
+ * through another macro's name: kernels differ in whether they expand a
+ * namespace macro before stringifying it, and differ between exports and
+ * imports (5.15.y from 5.15.47), so only a token that is no macro has the
+ * same name at both ends. conftest.sh links an exporter and an importer
+ * written this way to choose the form.
+ */
 #ifdef UNCORE_HAVE_NS_STRING
-#define UNCORE_NS "UNCORE_PMU"
-#else
-#define UNCORE_NS UNCORE_PMU
-#endif
-
+/**
+ * UNCORE_EXPORT - export a symbol of the helper layer into its namespace
+ * @sym: the function or variable
+ */
+#define UNCORE_EXPORT(sym)	EXPORT_SYMBOL_NS_GPL(sym, "UNCORE_PMU")
 /**
  * UNCORE_IMPORT_NS - import the helper layer's symbol namespace
  *
  * Every driver module using the helper layer states this once.
  */
-#define UNCORE_IMPORT_NS()	MODULE_IMPORT_NS(UNCORE_NS)
+#define UNCORE_IMPORT_NS()	MODULE_IMPORT_NS("UNCORE_PMU")
+#else
+#define UNCORE_EXPORT(sym)	EXPORT_SYMBOL_NS_GPL(sym, UNCORE_PMU)
+#define UNCORE_IMPORT_NS()	MODULE_IMPORT_NS(UNCORE_PMU)
+#endif
 
 /**
  * uncore_compat_set_parent - set the parent device of a PMU where possible
@@ -40,5 +57,77 @@ static inline void uncore_compat_set_parent(struct pmu *pmu, struct device *dev)
 	pmu->parent = dev;
 #endif
 }
+
+/**
+ * uncore_hrtimer_setup - initialise an hrtimer with its callback
+ * @timer: the timer
+ * @fn: its callback
+ * @clock: the clock it runs on
+ * @mode: its mode
+ *
+ * hrtimer_setup() arrived in 6.13 and replaced hrtimer_init(), which is
+ * gone from 6.15 on.
+ */
+static inline void uncore_hrtimer_setup(struct hrtimer *timer,
+					enum hrtimer_restart (*fn)(struct hrtimer *),
+					clockid_t clock, enum hrtimer_mode mode)
+{
+#ifdef UNCORE_HAVE_HRTIMER_SETUP
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+#endif
+}
+
+/**
+ * uncore_irq_set_affinity - move an interrupt to the CPUs of a mask
+ * @irq: the interrupt
+ * @mask: where it goes; must stay valid (a cpumask_of() mask)
+ *
+ * irq_set_affinity() is exported from 5.12 on; before, modules have
+ * irq_set_affinity_hint(), which moves the interrupt the same way and
+ * keeps @mask as the hint shown in /proc/irq/<irq>/affinity_hint.
+ *
+ * Return: 0 or a negative errno.
+ */
+static inline int uncore_irq_set_affinity(unsigned int irq, const struct cpumask *mask)
+{
+#ifdef UNCORE_HAVE_IRQ_SET_AFFINITY
+	return irq_set_affinity(irq, mask);
+#else
+	return irq_set_affinity_hint(irq, mask);
+#endif
+}
+
+/*
+ * Test simulator only: IRQ_WORK_INIT_HARD() and INIT_CSD() arrived in
+ * 5.11. Before, an irq_work always runs in hard interrupt context (no
+ * PREEMPT_RT in those kernels' Debian builds) and a csd is set up field
+ * by field.
+ */
+#ifdef UNCORE_HAVE_IRQ_WORK_INIT_HARD
+#define uncore_init_irq_work_hard(work, fn)	(*(work) = IRQ_WORK_INIT_HARD(fn))
+#else
+#define uncore_init_irq_work_hard(work, fn)	init_irq_work(work, fn)
+#endif
+#ifdef UNCORE_HAVE_INIT_CSD
+#define uncore_init_csd(csd, fn, data)		INIT_CSD(csd, fn, data)
+#else
+#define uncore_init_csd(csd, fn, data)		\
+	do { (csd)->func = (fn); (csd)->info = (data); } while (0)
+#endif
+
+/*
+ * IRQ_MOVE_PCNTXT let an interrupt's affinity change in process context
+ * where GENERIC_PENDING_IRQ (x86) would defer it to the next ack. From 6.14
+ * on that is what every chip without IRQCHIP_MOVE_DEFERRED gets, and the
+ * flag is gone. Used by the test simulator's interrupt chip.
+ */
+#ifdef UNCORE_HAVE_IRQ_MOVE_PCNTXT
+#define UNCORE_IRQ_MOVE_PCNTXT	IRQ_MOVE_PCNTXT
+#else
+#define UNCORE_IRQ_MOVE_PCNTXT	0
+#endif
 
 #endif /* __UNCORE_COMPAT_H */

@@ -28,7 +28,7 @@
 static enum cpuhp_state uncore_hp_state;
 
 DEFINE_STATIC_KEY_FALSE(uncore_backend_active);
-EXPORT_SYMBOL_NS_GPL(uncore_backend_active, UNCORE_NS);
+UNCORE_EXPORT(uncore_backend_active);
 
 static DEFINE_MUTEX(uncore_backend_lock);
 static const struct uncore_backend *uncore_backend;
@@ -63,7 +63,7 @@ int uncore_backend_register(const struct uncore_backend *be)
 		uncore_apmt_add_backend(be->apmt);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(uncore_backend_register, UNCORE_NS);
+UNCORE_EXPORT(uncore_backend_register);
 
 /**
  * uncore_backend_unregister - remove a backend registered earlier
@@ -84,7 +84,7 @@ void uncore_backend_unregister(const struct uncore_backend *be)
 	}
 	mutex_unlock(&uncore_backend_lock);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_backend_unregister, UNCORE_NS);
+UNCORE_EXPORT(uncore_backend_unregister);
 
 /**
  * uncore_backend_read - read through the backend (use uncore_read32/64())
@@ -98,7 +98,7 @@ u64 uncore_backend_read(const struct uncore_win *win, u32 off, unsigned int byte
 {
 	return READ_ONCE(uncore_backend)->read(win->phys + off, bytes);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_backend_read, UNCORE_NS);
+UNCORE_EXPORT(uncore_backend_read);
 
 /**
  * uncore_backend_write - write through the backend (use uncore_write32/64())
@@ -111,7 +111,7 @@ void uncore_backend_write(const struct uncore_win *win, u32 off, u64 val, unsign
 {
 	READ_ONCE(uncore_backend)->write(win->phys + off, val, bytes);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_backend_write, UNCORE_NS);
+UNCORE_EXPORT(uncore_backend_write);
 
 /**
  * uncore_backend_irq - an interrupt the backend provides for a device
@@ -128,7 +128,7 @@ int uncore_backend_irq(const struct uncore_win *win)
 		return 0;
 	return be->irq(win->phys);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_backend_irq, UNCORE_NS);
+UNCORE_EXPORT(uncore_backend_irq);
 
 static void uncore_backend_put(void *owner)
 {
@@ -171,7 +171,7 @@ int uncore_map_resource(struct device *dev, struct resource *res,
 	mutex_unlock(&uncore_backend_lock);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(uncore_map_resource, UNCORE_NS);
+UNCORE_EXPORT(uncore_map_resource);
 
 /**
  * uncore_map_window - request and map MEM resource @index of @pdev
@@ -197,7 +197,7 @@ int uncore_map_window(struct platform_device *pdev, unsigned int index,
 				     (unsigned long long)min_size);
 	return uncore_map_resource(&pdev->dev, res, win);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_map_window, UNCORE_NS);
+UNCORE_EXPORT(uncore_map_window);
 
 /**
  * uncore_map_windows - map MEM resources 0 to @n - 1 of @pdev, in order
@@ -221,7 +221,7 @@ int uncore_map_windows(struct platform_device *pdev, struct uncore_win *wins,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(uncore_map_windows, UNCORE_NS);
+UNCORE_EXPORT(uncore_map_windows);
 
 /**
  * uncore_acpi_socket - the socket number firmware gives @dev in its _UID
@@ -251,7 +251,7 @@ int uncore_acpi_socket(struct device *dev, u32 *socket)
 	return -ENODEV;
 #endif
 }
-EXPORT_SYMBOL_NS_GPL(uncore_acpi_socket, UNCORE_NS);
+UNCORE_EXPORT(uncore_acpi_socket);
 
 /**
  * uncore_read_hilohi - read a 64-bit counter kept in two 32-bit registers
@@ -283,7 +283,7 @@ int uncore_read_hilohi(const struct uncore_win *win, u32 lo, u32 hi, u64 *val)
 	}
 	return -EBUSY;
 }
-EXPORT_SYMBOL_NS_GPL(uncore_read_hilohi, UNCORE_NS);
+UNCORE_EXPORT(uncore_read_hilohi);
 
 /**
  * uncore_pmu_warn_once - warn the first time @what happens on this PMU
@@ -305,7 +305,7 @@ void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,
 	dev_warn(upmu->dev, "%pV", &vaf);
 	va_end(args);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_warn_once, UNCORE_NS);
+UNCORE_EXPORT(uncore_pmu_warn_once);
 
 /* ---- sysfs ---- */
 
@@ -333,7 +333,7 @@ ssize_t uncore_format_show(struct device *dev, struct device_attribute *attr, ch
 
 	return sysfs_emit(buf, "%s\n", fa->spec);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_format_show, UNCORE_NS);
+UNCORE_EXPORT(uncore_format_show);
 
 /**
  * uncore_event_show - show function of UNCORE_EVENT_ATTR() entries
@@ -350,7 +350,7 @@ ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, cha
 
 	return sysfs_emit(buf, "event=0x%0*llx\n", (int)upmu->desc->event_digits, ea->id);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_event_show, UNCORE_NS);
+UNCORE_EXPORT(uncore_event_show);
 
 /* Show format and events entries only for the variants they apply to. */
 static umode_t uncore_attr_visible(struct kobject *kobj, struct attribute *attr, int n)
@@ -589,7 +589,7 @@ void uncore_pmu_event_update(struct perf_event *event)
 	local64_add((now - prev) & GENMASK_ULL(upmu->counter_width - 1, 0),
 		    &event->count);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_event_update, UNCORE_NS);
+UNCORE_EXPORT(uncore_pmu_event_update);
 
 /**
  * uncore_pmu_busy - does any event hold a counter of @upmu
@@ -601,7 +601,7 @@ bool uncore_pmu_busy(struct uncore_pmu *upmu)
 {
 	return !bitmap_empty(upmu->used, upmu->num_counters);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_busy, UNCORE_NS);
+UNCORE_EXPORT(uncore_pmu_busy);
 
 /**
  * uncore_pmu_restart - every allocated event counts on from a zeroed counter
@@ -617,7 +617,7 @@ void uncore_pmu_restart(struct uncore_pmu *upmu)
 	for_each_set_bit(idx, upmu->used, upmu->num_counters)
 		local64_set(&upmu->events[idx]->hw.prev_count, 0);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_restart, UNCORE_NS);
+UNCORE_EXPORT(uncore_pmu_restart);
 
 /**
  * uncore_pmu_update_unread - update the events a read transaction left out
@@ -638,7 +638,7 @@ void uncore_pmu_update_unread(struct uncore_pmu *upmu)
 			uncore_pmu_event_update(event);
 	}
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_update_unread, UNCORE_NS);
+UNCORE_EXPORT(uncore_pmu_update_unread);
 
 /* start and stop stay out of line, so traces show each perf callback. */
 static noinline void uncore_pmu_start(struct perf_event *event, int flags)
@@ -790,7 +790,7 @@ static void uncore_pmu_disable(struct pmu *pmu)
 static void uncore_pmu_set_cpu(struct uncore_pmu *upmu, int cpu)
 {
 	WRITE_ONCE(upmu->cpu, cpu);
-	if (cpu >= 0 && upmu->irq > 0 && irq_set_affinity(upmu->irq, cpumask_of(cpu)))
+	if (cpu >= 0 && upmu->irq > 0 && uncore_irq_set_affinity(upmu->irq, cpumask_of(cpu)))
 		uncore_pmu_warn_once(upmu, UNCORE_WARN_IRQ,
 				     "cannot move IRQ %d to CPU %d\n", upmu->irq, cpu);
 }
@@ -885,7 +885,7 @@ int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
 	bitmap_zero(upmu->used, UNCORE_PMU_MAX_COUNTERS);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_init, UNCORE_NS);
+UNCORE_EXPORT(uncore_pmu_init);
 
 /**
  * uncore_pmu_socket_cpus - associate @upmu with the CPUs of one socket
@@ -907,7 +907,7 @@ int uncore_pmu_socket_cpus(struct uncore_pmu *upmu, u32 socket)
 	upmu->node = socket;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_socket_cpus, UNCORE_NS);
+UNCORE_EXPORT(uncore_pmu_socket_cpus);
 
 /*
  * PMUs registered through this layer. A name in use here (firmware that
@@ -1036,7 +1036,7 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 	}
 	return devm_add_action_or_reset(upmu->dev, uncore_pmu_unregister, upmu);
 }
-EXPORT_SYMBOL_NS_GPL(__devm_uncore_pmu_register, UNCORE_NS);
+UNCORE_EXPORT(__devm_uncore_pmu_register);
 
 static int __init uncore_pmu_module_init(void)
 {

@@ -122,7 +122,7 @@ void uncore_cspmu_write_cfg(struct uncore_cspmu *cspmu, u32 off, u32 val)
 	}
 	uncore_write32(&cspmu->page0, off, val);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_cspmu_write_cfg, UNCORE_NS);
+UNCORE_EXPORT(uncore_cspmu_write_cfg);
 
 /* Start from half the range, so an overflow leaves half a range to react. */
 static void cspmu_preload(struct uncore_cspmu *c, struct perf_event *event)
@@ -318,7 +318,7 @@ const struct uncore_pmu_ops uncore_cspmu_ops = {
 	.freeze		= cspmu_freeze,
 	.thaw		= cspmu_thaw,
 };
-EXPORT_SYMBOL_NS_GPL(uncore_cspmu_ops, UNCORE_NS);
+UNCORE_EXPORT(uncore_cspmu_ops);
 
 /* Fold every counting event; an overflowed one starts from half again. */
 static void cspmu_fold(struct uncore_cspmu *c, unsigned int idx, bool preload)
@@ -346,7 +346,8 @@ static unsigned int cspmu_logical(struct uncore_cspmu *c, unsigned int phys)
 static irqreturn_t cspmu_irq(int irq, void *data)
 {
 	struct uncore_cspmu *c = data;
-	unsigned int nregs = DIV_ROUND_UP(max(CSPMU_CYCLE_PHYS + 1, c->upmu.num_counters), 32);
+	unsigned int nregs = DIV_ROUND_UP(max_t(unsigned int, CSPMU_CYCLE_PHYS + 1,
+						  c->upmu.num_counters), 32);
 	irqreturn_t ret = IRQ_NONE;
 	unsigned int k, b, idx;
 	unsigned long ovs;
@@ -586,8 +587,8 @@ static int cspmu_setup_irq(struct platform_device *pdev, struct uncore_cspmu *c)
 	}
 	if (c->upmu.counter_width >= CSPMU_TIMER_WIDTH)
 		return 0;
-	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
-	c->timer.function = cspmu_timer;
+	uncore_hrtimer_setup(&c->timer, cspmu_timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED);
 	return devm_add_action_or_reset(dev, cspmu_timer_cancel, &c->timer);
 }
 
@@ -675,4 +676,4 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 	platform_set_drvdata(pdev, c);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(__uncore_cspmu_probe, UNCORE_NS);
+UNCORE_EXPORT(__uncore_cspmu_probe);

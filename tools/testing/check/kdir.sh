@@ -1,18 +1,29 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: $0 6.1|6.12 - print the path of a kernel build tree.
+# Usage: $0 SERIES [x86|arm64]   print the path of a kernel build tree
+#        $0 --list               print the series of the build matrix
+#        $0 --release SERIES [x86|arm64]   print the tree's kernel release
 #
-# 6.1:  the installed Debian amd64 headers (the version linux-headers-amd64
-#       depends on, else the newest installed one).
-# 6.12: a tree prepared once from /usr/src/linux-source-6.12.tar.xz under
-#       /var/cache/uncore-pmu/linux-6.12 (defconfig + our options,
-#       modules_prepare).  A stamp marks it complete; an unfinished or stale
-#       tree is prepared again.  Progress goes to linux-6.12.log next to it.
+# 6.1 x86:   the installed Debian amd64 headers (the version
+#            linux-headers-amd64 depends on, else the newest installed one).
+# 6.1 arm64: Debian's arm64 headers of the same version (arm64.sh kdir).
+# Every other series of kernels.conf: a tree prepared once from Debian's
+# linux-source-<series> with Debian's own configuration and Module.symvers
+# of that architecture (from its headers package), its kernel release
+# (so modules built against it carry the vermagic of Debian's image), and
+# the host's compiler and tools: "olddefconfig" adapts the configuration
+# to them, then "modules_prepare". The source is unpacked once per
+# version under /var/cache/uncore-pmu/trees/ and shared by both
+# architectures (O= builds). A stamp marks a finished tree; an unfinished
+# or stale one is prepared again; the log is <tree>.log next to it.
+# Packages come from debian.sh (the private apt configuration).
 set -eu
 
+HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${UNCORE_CACHE:-/var/cache/uncore-pmu}
-CONFIGS="ACPI NUMA HOTPLUG_CPU MODULES MODULE_UNLOAD DEBUG_FS"
+TREES=$CACHE/trees
+CONF=$HERE/kernels.conf
 
 die() { echo "${0##*/}: $*" >&2; exit 1; }
 
@@ -32,68 +43,118 @@ kdir_61()
 	echo "$dir"
 }
 
-# Without vmlinux, modpost needs a Module.symvers to resolve symbols and
-# namespaces; building vmlinux takes ~30 min here, so borrow the one of
-# Debian's 6.12 amd64 headers of the same (else the newest) version.
-symvers_612()
+# pkg_at PKG VERSION: the archive has PKG at VERSION
+pkg_at()
 {
-	local tree=$1 ver pkg tmp
+	"$HERE/debian.sh" apt-cache madison "$1" 2>/dev/null |
+		awk -F' *[|] *' -v v="$2" '$2 == v { f = 1 } END { exit !f }'
+}
 
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 | sed 's/-.*//')
-	pkg=$(apt-cache search --names-only \
-	      '^linux-headers-6\.12\.[0-9]+\+deb[0-9]+-amd64$' |
-	      cut -d' ' -f1 | sort -V | grep -x "linux-headers-$ver+.*" ||
-	      apt-cache search --names-only \
-	      '^linux-headers-6\.12\.[0-9]+\+deb[0-9]+-amd64$' |
-	      cut -d' ' -f1 | sort -V | tail -n1)
-	[ -n "$pkg" ] || { echo "no linux-headers-6.12.*-amd64 in apt" >&2; return 1; }
-	tmp=$(mktemp -d)
-	(cd "$tmp" && apt-get download "$pkg")
-	dpkg-deb --fsys-tarfile "$tmp"/*.deb |
-		tar -x -C "$tmp" --wildcards '*/Module.symvers'
-	cp "$tmp"/usr/src/*/Module.symvers "$tree/Module.symvers"
-	echo "Module.symvers from $pkg"
+# resolve SERIES FLAVOUR: set VER and ABI from kernels.conf, or, when the
+# archive has dropped the pin, from the newest linux-source-<series>
+resolve()
+{
+	local s=$1 fl=$2 pin pabi p
+
+	read -r pin pabi < <(awk -v s="$s" '$1 == s { print $2, $3 }' "$CONF")
+	[ -n "${pin:-}" ] || die "series $s is not in $CONF"
+	VER=$pin ABI=$pabi
+	pkg_at "linux-source-$s" "$VER" && pkg_at "linux-headers-$ABI-$fl" "$VER" &&
+		return 0
+	VER=$("$HERE/debian.sh" newest "linux-source-$s")
+	[ -n "$VER" ] || die "linux-source-$s is not in the archive"
+	ABI=
+	for p in $("$HERE/debian.sh" apt-cache search --names-only \
+		   "^linux-headers-${s//./\\.}[.-][^ ]*-$fl\$" | cut -d' ' -f1); do
+		pkg_at "$p" "$VER" || continue
+		ABI=${p#linux-headers-}
+		ABI=${ABI%-"$fl"}
+		break
+	done
+	[ -n "$ABI" ] || die "no linux-headers-*-$fl at $VER (linux-source-$s)"
+	echo "${0##*/}: $s: pinned $pin ($pabi) is gone from the archive;" \
+	     "using the newest, $VER ($ABI)" >&2
+}
+
+# unpack_source SERIES VERSION: the extracted linux-source tree
+unpack_source()
+{
+	local s=$1 v=$2 src=$TREES/linux-$2 tmp
+
+	exec 7>"$TREES/.src-$v.lock"
+	flock 7
+	if [ ! -f "$src/.uncore-pmu-stamp" ]; then
+		echo "${0##*/}: unpacking linux-source-$s $v" >&2
+		rm -rf "$src"
+		tmp=$(mktemp -d "$TREES/.tmp.XXXXXX")
+		"$HERE/debian.sh" download "$tmp" "linux-source-$s=$v"
+		dpkg-deb --fsys-tarfile "$tmp"/linux-source-*.deb |
+			tar -xO --wildcards "./usr/src/linux-source-$s.tar.*" |
+			tar -xJ -C "$tmp"
+		mv "$tmp/linux-source-$s" "$src"
+		rm -rf "$tmp"
+		echo "$s $v" >"$src/.uncore-pmu-stamp"
+	fi
+	exec 7>&-
+	echo "$src"
+}
+
+# prepare TREE SRC FLAVOUR MAKEARGS...: Debian's .config, Module.symvers
+# and release of linux-headers-$ABI-FLAVOUR, then modules_prepare
+prepare()
+{
+	local tree=$1 src=$2 fl=$3 tmp rel h
+	shift 3
+
+	rm -rf "$tree"
+	tmp=$(mktemp -d "$TREES/.tmp.XXXXXX")
+	"$HERE/debian.sh" download "$tmp" "linux-headers-$ABI-$fl:$DEBARCH=$VER"
+	dpkg-deb --fsys-tarfile "$tmp"/linux-headers-*.deb |
+		tar -x -C "$tmp" --wildcards '*/.config' '*/Module.symvers' \
+		    '*/include/config/kernel.release'
+	h=$tmp/usr/src/linux-headers-$ABI-$fl
+	[ -s "$h/.config" ] && [ -s "$h/Module.symvers" ] ||
+		die "linux-headers-$ABI-$fl has no .config or Module.symvers"
+	rel=$(cat "$h/include/config/kernel.release")
+	mkdir -p "$tree"
+	cp "$h/.config" "$tree/.config"
+	make -C "$src" O="$tree" "$@" olddefconfig
+	make -C "$src" O="$tree" "$@" -j"$(nproc)" KERNELRELEASE="$rel" modules_prepare
+	# kbuild before 6.x takes no KERNELRELEASE: give the tree Debian's
+	# release by hand (external module builds do not regenerate these)
+	if ! grep -qx "#define UTS_RELEASE \"$rel\"" "$tree/include/generated/utsrelease.h"; then
+		echo "$rel" >"$tree/include/config/kernel.release"
+		echo "#define UTS_RELEASE \"$rel\"" >"$tree/include/generated/utsrelease.h"
+	fi
+	cp "$h/Module.symvers" "$tree/Module.symvers"
+	echo "Debian $VER ($ABI-$fl), release $rel"
 	rm -rf "$tmp"
 }
 
-prepare_612()
+kdir_tree()
 {
-	local tree=$1 tar=$2 log=$3 tmp opt
+	local s=$1 arch=$2 fl tree log src id rc
+	local args=()
 
-	rm -rf "$tree" "$tree.tmp"
-	mkdir -p "$tree.tmp"
-	echo "${0##*/}: preparing $tree (log: $log)" >&2
-	tar -xJf "$tar" -C "$tree.tmp"
-	mv "$tree.tmp"/linux-source-6.12 "$tree"
-	rmdir "$tree.tmp"
-	make -C "$tree" defconfig
-	for opt in $CONFIGS; do
-		"$tree/scripts/config" --file "$tree/.config" -e "$opt"
-	done
-	make -C "$tree" olddefconfig
-	for opt in $CONFIGS; do
-		grep -qx "CONFIG_$opt=y" "$tree/.config" ||
-			{ echo "CONFIG_$opt not set" >&2; return 1; }
-	done
-	tmp=$(nproc)
-	make -C "$tree" -j"$tmp" modules_prepare
-	symvers_612 "$tree"
-}
-
-kdir_612()
-{
-	local tree=$CACHE/linux-6.12 tar=/usr/src/linux-source-6.12.tar.xz
-	local log=$CACHE/linux-6.12.log id rc
-
-	[ -f "$tar" ] || die "$tar missing (run deps.sh)"
-	id="$(stat -c '%s %Y' "$tar") $CONFIGS"
-	mkdir -p "$CACHE"
-	exec 9>"$CACHE/.linux-6.12.lock"
+	case $arch in
+	x86)	fl=amd64 DEBARCH=amd64 ;;
+	arm64)	fl=arm64 DEBARCH=arm64
+		args=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) ;;
+	*)	die "unknown architecture $arch" ;;
+	esac
+	mkdir -p "$TREES"
+	resolve "$s" "$fl"
+	tree=$TREES/$s-$arch
+	log=$tree.log
+	id="$VER $ABI-$fl 2"
+	exec 9>"$TREES/.$s-$arch.lock"
 	flock 9
 	if [ "$(cat "$tree/.uncore-pmu-stamp" 2>/dev/null)" != "$id" ]; then
+		src=$(unpack_source "$s" "$VER")
+		echo "${0##*/}: preparing $tree (log: $log)" >&2
 		# not "if ! prepare": set -e must stay active inside it
 		set +e
-		(set -e; prepare_612 "$tree" "$tar" "$log") >"$log" 2>&1
+		(set -e; prepare "$tree" "$src" "$fl" "${args[@]}") >"$log" 2>&1
 		rc=$?
 		set -e
 		if [ $rc -ne 0 ]; then
@@ -105,8 +166,27 @@ kdir_612()
 	echo "$tree"
 }
 
+# The series of the build matrix: 6.1 and those of kernels.conf
+list()
+{
+	{ echo 6.1; awk '!/^#/ && NF { print $1 }' "$CONF"; } | sort -V
+}
+
+release()
+{
+	local tree
+
+	tree=$("$0" "$@")
+	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$tree/include/generated/utsrelease.h"
+}
+
 case "${1:-}" in
-6.1)	kdir_61 ;;
-6.12)	kdir_612 ;;
-*)	echo "usage: $0 6.1|6.12" >&2; exit 2 ;;
+--list)		list; exit 0 ;;
+--release)	shift; release "$@"; exit 0 ;;
+esac
+[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '4,6{s/^# \{0,1\}//;p}' "$0" >&2; exit 2; }
+case "$1:${2:-x86}" in
+6.1:x86)	kdir_61 ;;
+6.1:arm64)	exec "$HERE/arm64.sh" kdir ;;
+*)		kdir_tree "$1" "${2:-x86}" ;;
 esac

@@ -34,6 +34,8 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 
+#include "uncore_compat.h"
+
 #include "sim.h"
 
 /* Deliveries in a row with the level still high before giving up. */
@@ -189,7 +191,7 @@ static int sim_irq_map(struct irq_domain *d, unsigned int virq,
 	 * Without IRQ_MOVE_PCNTXT, GENERIC_PENDING_IRQ (x86) defers every
 	 * affinity change to an ack path this chip does not have.
 	 */
-	irq_set_status_flags(virq, IRQ_LEVEL | IRQ_NOPROBE | IRQ_MOVE_PCNTXT);
+	irq_set_status_flags(virq, IRQ_LEVEL | IRQ_NOPROBE | UNCORE_IRQ_MOVE_PCNTXT);
 	return 0;
 }
 
@@ -286,8 +288,8 @@ int sim_irq_init(struct sim_dev *devs, unsigned int nr)
 		si->sdev = &devs[i];
 		si->masked = true;
 		si->cpu = cpumask_first(cpu_online_mask);
-		si->work = IRQ_WORK_INIT_HARD(sim_irq_work_func);
-		INIT_CSD(&si->csd, sim_irq_csd_func, si);
+		uncore_init_irq_work_hard(&si->work, sim_irq_work_func);
+		uncore_init_csd(&si->csd, sim_irq_csd_func, si);
 		sim_irqs[sim_nr_irqs++] = si;
 	}
 
