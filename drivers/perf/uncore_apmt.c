@@ -14,7 +14,8 @@
  * A test register backend may bring an APMT of its own for guests whose
  * firmware cannot carry one (struct uncore_backend.apmt); if the firmware
  * has none, its nodes go through the same walk while the backend is
- * registered. Without such a backend nothing changes.
+ * registered, on kernels with a parser too (which found nothing to do).
+ * Without such a backend nothing changes.
  */
 
 #define pr_fmt(fmt) "uncore_pmu: " fmt
@@ -31,7 +32,7 @@
 #include "uncore_apmt.h"
 #include "uncore_internal.h"
 
-#if IS_ENABLED(CONFIG_ACPI) && !IS_ENABLED(CONFIG_ACPI_APMT)
+#if IS_ENABLED(CONFIG_ACPI)
 
 #define UNCORE_APMT_SIG		"APMT"
 #define UNCORE_APMT_PAGE_SIZE	SZ_4K
@@ -250,7 +251,8 @@ static void uncore_apmt_remove_devs(void)
  *
  * Walks the nodes of the firmware's APMT and registers an
  * "arm-cs-arch-pmu" platform device for each valid one. Without an APMT
- * nothing happens. Never fails the module load.
+ * nothing happens; with the kernel's own parser (CONFIG_ACPI_APMT), only
+ * whether the firmware has a table is noted. Never fails the module load.
  */
 void __init uncore_apmt_init(void)
 {
@@ -267,8 +269,14 @@ void __init uncore_apmt_init(void)
 		       acpi_format_exception(status));
 		return;
 	}
-	/* The table stays mapped while devices point into it. */
 	uncore_apmt_firmware = true;
+	if (IS_ENABLED(CONFIG_ACPI_APMT)) {
+		pr_info("APMT: the kernel's own parser creates the %s devices\n",
+			UNCORE_APMT_DEV_NAME);
+		acpi_put_table(hdr);
+		return;
+	}
+	/* The table stays mapped while devices point into it. */
 	if (!uncore_apmt_walk(hdr, ""))
 		acpi_put_table(hdr);
 }
@@ -321,19 +329,15 @@ void __exit uncore_apmt_exit(void)
 	acpi_put_table(hdr);
 }
 
-#else /* !CONFIG_ACPI || CONFIG_ACPI_APMT */
+#else /* !CONFIG_ACPI */
 
 /**
  * uncore_apmt_init - create the APMT's PMU devices if the kernel does not
  *
- * This kernel either has no ACPI, or its own APMT parser creates the
- * "arm-cs-arch-pmu" devices: nothing to do.
+ * This kernel has no ACPI: nothing to do.
  */
 void __init uncore_apmt_init(void)
 {
-	if (IS_ENABLED(CONFIG_ACPI_APMT))
-		pr_info("APMT: the kernel's own parser creates the %s devices\n",
-			UNCORE_APMT_DEV_NAME);
 }
 
 /**
@@ -349,11 +353,11 @@ void __exit uncore_apmt_exit(void)
  * uncore_apmt_add_backend - create the devices of a backend's APMT
  * @hdr: the APMT
  *
- * Not on this kernel: its own parser, if any, reads the firmware's table.
+ * Not without ACPI.
  */
 void uncore_apmt_add_backend(struct acpi_table_header *hdr)
 {
-	pr_info("APMT: not enumerated by this module here, the register backend's is ignored\n");
+	pr_info("APMT: no ACPI in this kernel, the register backend's is ignored\n");
 }
 
 /**
@@ -364,4 +368,4 @@ void uncore_apmt_remove_backend(struct acpi_table_header *hdr)
 {
 }
 
-#endif /* CONFIG_ACPI && !CONFIG_ACPI_APMT */
+#endif /* CONFIG_ACPI */
