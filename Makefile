@@ -4,6 +4,7 @@
 #
 #   make [KDIR=<kernel build tree>] [ARCH=arm64 CROSS_COMPILE=...] [COMPILE_TEST=1] [W=1] [C=2]
 #   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=variant] [ARCH=arm64]
+#        [KERNEL=5.10|6.1|6.12|7.3]
 #   make fuzz-soak [FUZZ_SEED=n]
 #   make bench: MMIO per perf callback and read() cost, in the VM (BENCHMARKS.md)
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
@@ -82,10 +83,11 @@ check:
 	+@UNCORE_TAP_STATE=$(STATE) tools/testing/vm-all.sh || true
 	@tools/testing/check/summary.sh $(STATE)
 
-# make vm-test [EXTRA_TESTS=<dir>] [FIRMWARE=<variant>] [ARCH=arm64]
+# make vm-test [EXTRA_TESTS=<dir>] [FIRMWARE=<variant>] [ARCH=arm64] [KERNEL=<series>]
 vm-test:
 	+tools/testing/vm-test.sh $(if $(EXTRA_TESTS),--extra $(EXTRA_TESTS)) \
-		$(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(filter arm64,$(ARCH)),--arch arm64)
+		$(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(filter arm64,$(ARCH)),--arch arm64) \
+		$(if $(KERNEL),--kernel $(KERNEL))
 
 demo:
 	+tools/testing/vm-test.sh --demo

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every VM boot of make check: the x86 and arm64 guests with the default
-# firmware, and the x86 guest with each variant
+# firmware on Debian's 6.1 and on the newest kernel series of
+# check/kernels.conf, and the x86 guest on 6.1 with each variant
 # (tools/testing/tests/variants/*), run by UNCORE_VM_JOBS workers at once
 # (default 2: a TCG guest keeps about one host CPU busy). Each worker
 # builds in a directory of its own (.vm-build-<n>); each boot's output is
@@ -33,11 +34,15 @@ done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# Longest first, so the workers end close together.
-jobs=("x86_64 default")
-[ ${#VMARGS[@]} -gt 0 ] || jobs+=("arm64 default")
+# Longest first, so the workers end close together: "ARCH VARIANT SERIES".
+NEWEST=$("$HERE/check/kdir.sh" --list | tail -n 1)
+jobs=()
+if [ ${#VMARGS[@]} -eq 0 ]; then
+	jobs+=("arm64 default $NEWEST" "arm64 default 6.1" "x86_64 default $NEWEST")
+fi
+jobs+=("x86_64 default 6.1")
 for v in "$HERE"/tests/variants/*/; do
-	jobs+=("x86_64 $(basename "$v")")
+	jobs+=("x86_64 $(basename "$v") 6.1")
 done
 
 # Downloads and caches, once, before workers could race for them.
@@ -47,10 +52,19 @@ done
 { "$HERE/check/arm64.sh" kdir && "$HERE/check/arm64.sh" kernel &&
 	"$HERE/check/arm64.sh" rootfs; } >/dev/null ||
 	echo "vm-all: preparing the arm64 guest failed; its boot will say why" >&2
+if [ ${#VMARGS[@]} -eq 0 ]; then
+	for a in x86_64:x86 arm64:arm64; do
+		{ "$HERE/check/kdir.sh" "$NEWEST" "${a#*:}" &&
+		  "$HERE/vm/kernel.sh" --series "$NEWEST" --arch "${a%:*}"; } >/dev/null ||
+			echo "vm-all: preparing the ${a%:*} $NEWEST guest failed; its boot will say why" >&2
+	done
+fi
 
-# run_job N "ARCH VARIANT": one boot, in a free worker slot
+# run_job N "ARCH VARIANT SERIES": one boot, in a free worker slot
 run_job() {
-	local n=$1 arch=${2% *} variant=${2#* } slot fd
+	local n=$1 arch variant series slot fd
+
+	read -r arch variant series <<<"$2"
 
 	for slot in $(seq 1 "$JOBS"); do
 		exec {fd}>"$TMP/slot$slot"
@@ -60,8 +74,8 @@ run_job() {
 	# shellcheck disable=SC2086 # VMARGS_S: the options, one word each
 	UNCORE_VM_BUILD="$REPO/$BUILDPFX$slot" UNCORE_TAP_STATE="$TMP/state$n" \
 		"$HERE/vm-test.sh" --no-summary --arch "$arch" --firmware "$variant" \
-		$VMARGS_S >"$TMP/out$n" 2>&1
-	echo "vm-all: $arch/$variant done ($(grep -c '^ok' "$TMP/out$n") ok," \
+		--kernel "$series" $VMARGS_S >"$TMP/out$n" 2>&1
+	echo "vm-all: $arch/$variant/$series done ($(grep -c '^ok' "$TMP/out$n") ok," \
 	     "$(grep -c '^not ok' "$TMP/out$n") not ok)" >&2
 }
 export -f run_job

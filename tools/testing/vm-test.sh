@@ -6,6 +6,7 @@
 # Usage: vm-test.sh [--firmware VARIANT] [--extra DIR] [--no-summary]
 #                   [--only GLOB] [--demo] [--arch x86_64|arm64]
 #                   [--kernel-tree DIR] [--timeout-scale N] [--bench]
+#                   [--kernel SERIES]
 #   --firmware  topology/firmware variant (tools/testing/sim/topology/); its
 #               tests are tools/testing/tests/variants/<variant>/
 #   --extra     a directory of further guest tests, run after the built-in
@@ -15,6 +16,10 @@
 #   --kernel-tree  build the modules with KDIR=DIR and boot DIR/arch/x86/boot/bzImage
 #               (a self-built tree, e.g. vm/debug-kernel.sh's) instead of Debian's;
 #               if DIR/.config has kmemleak, tests/debug/ runs last
+#   --kernel    boot Debian's kernel of SERIES (check/kdir.sh --list; default
+#               6.1, the installed headers' version) with the modules built
+#               against the tree check/kdir.sh prepares for it (same config,
+#               Module.symvers and release as Debian's image)
 #   --timeout-scale  multiply the guest test and the QEMU timeouts by N (slow kernels)
 #   --bench     make bench: only the MMIO bench (87-*), with its timing part
 #               (tests/lib/bench.conf BENCH_TIMING=1), then print its tables
@@ -39,6 +44,7 @@ arch=x86_64
 runargs=()
 ktree=
 tscale=1
+series=6.1
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -50,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--arch)		arch=$2; shift 2 ;;
 	--no-summary)	runargs+=(--no-summary); shift ;;
 	--kernel-tree)	ktree=$2; shift 2 ;;
+	--kernel)	series=$2; shift 2 ;;
 	--timeout-scale) tscale=$2; shift 2 ;;
 	*)		echo "vm-test.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -75,7 +82,13 @@ trap setup_failed EXIT
 case $tscale in
 ''|*[!0-9]*|0) echo "vm-test.sh: --timeout-scale needs a positive integer" >&2; exit 2 ;;
 esac
-# arm64: Debian's arm64 6.1 headers, cross-compiled, in a build dir of its own
+if ! "$HERE/check/kdir.sh" --list | grep -qxF -- "$series"; then
+	echo "vm-test.sh: --kernel $series: not one of $("$HERE/check/kdir.sh" --list | xargs)" >&2
+	exit 2
+fi
+[ -z "$ktree" ] || [ "$series" = 6.1 ] ||
+	{ echo "vm-test.sh: --kernel-tree and --kernel exclude each other" >&2; exit 2; }
+# arm64: Debian's arm64 headers or tree, cross-compiled, in a build dir of its own
 kmake=() cc=gcc
 case $arch in
 x86_64)	if [ -n "$ktree" ]; then
@@ -83,16 +96,17 @@ x86_64)	if [ -n "$ktree" ]; then
 		[ -s "$kdir/arch/x86/boot/bzImage" ] ||
 			{ echo "vm-test.sh: no $kdir/arch/x86/boot/bzImage" >&2; exit 2; }
 	else
-		kdir=$("$HERE/check/kdir.sh" 6.1)
+		kdir=$("$HERE/check/kdir.sh" "$series" x86)
 	fi ;;
 arm64)	[ -z "$ktree" ] ||
 		{ echo "vm-test.sh: --kernel-tree is for the x86 guest" >&2; exit 2; }
-	kdir=$("$HERE/check/arm64.sh" kdir)
+	kdir=$("$HERE/check/kdir.sh" "$series" arm64)
 	kmake=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 	cc=aarch64-linux-gnu-gcc
 	BUILD=$BUILD/arm64 ;;
 *)	echo "vm-test.sh: unknown architecture $arch" >&2; exit 2 ;;
 esac
+[ "$series" = 6.1 ] || BUILD=$BUILD/$series
 
 rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw" "$BUILD/debug-tests"
 mkdir -p "$BUILD/modules" "$BUILD/tests/lib" "$BUILD/fw"
@@ -224,8 +238,19 @@ fi
 # A boot whose kernel goes silent this long before init is booted again
 # (run.sh --boot-stall); a debug kernel's early boot is slower.
 runargs+=(--boot-stall $((240 + 60 * tscale)))
+if [ -n "$ktree" ]; then
+	kernel=$kdir/arch/x86/boot/bzImage
+elif [ "$series" != 6.1 ] || [ "$arch" = arm64 ]; then
+	kernel=$("$HERE/vm/kernel.sh" --series "$series" --arch "$arch")
+else
+	kernel=$("$HERE/vm/kernel.sh" "$kdir")
+fi
+# arm64: the results port's virtio modules come from the image's package
+bootmods=()
+[ "$arch" != arm64 ] || bootmods=(--boot-modules "$(dirname "$(dirname "$kernel")")/modules")
 "$HERE/vm/initramfs.sh" "$BUILD/initrd.gz" --arch "$arch" --modules "$BUILD/modules" \
-	--order "$order" "${tests[@]}" ${files[@]+"${files[@]}"} "${tmo[@]}" >&2
+	--order "$order" "${tests[@]}" ${files[@]+"${files[@]}"} "${tmo[@]}" \
+	${bootmods[@]+"${bootmods[@]}"} >&2
 
 append="uncore_sim.topology=$variant${append:+ $append}"
 # A variant may need more on the kernel command line (module parameters).
@@ -244,13 +269,6 @@ if [ -n "$ktree" ]; then
 	runargs+=(--tcg-single)
 fi
 trap - EXIT
-if [ "$arch" = arm64 ]; then
-	kernel=$("$HERE/vm/kernel.sh" --arch arm64)
-elif [ -n "$ktree" ]; then
-	kernel=$kdir/arch/x86/boot/bzImage
-else
-	kernel=$("$HERE/vm/kernel.sh" "$kdir")
-fi
 if [ $demo = 0 ] && [ $bench = 0 ]; then
 	exec "$HERE/vm/run.sh" --kernel "$kernel" --initrd "$BUILD/initrd.gz" \
 		"${tables[@]}" --append "$append" --log "$BUILD/console.log" --arch "$arch" \

@@ -4,6 +4,7 @@
 # Usage: $0 SERIES [x86|arm64]   print the path of a kernel build tree
 #        $0 --list               print the series of the build matrix
 #        $0 --release SERIES [x86|arm64]   print the tree's kernel release
+#        $0 --pin SERIES x86|arm64   print "VERSION ABI" of the Debian packages
 #
 # 6.1 x86:   the installed Debian amd64 headers (the version
 #            linux-headers-amd64 depends on, else the newest installed one).
@@ -146,7 +147,7 @@ kdir_tree()
 	resolve "$s" "$fl"
 	tree=$TREES/$s-$arch
 	log=$tree.log
-	id="$VER $ABI-$fl 2"
+	id="$VER $ABI-$fl 3 $(pahole --version 2>/dev/null)"
 	exec 9>"$TREES/.$s-$arch.lock"
 	flock 9
 	if [ "$(cat "$tree/.uncore-pmu-stamp" 2>/dev/null)" != "$id" ]; then
@@ -182,9 +183,14 @@ release()
 
 case "${1:-}" in
 --list)		list; exit 0 ;;
+--pin)		[ $# -eq 3 ] || die "usage: --pin SERIES x86|arm64"
+		case $3 in x86) fl=amd64 ;; arm64) fl=arm64 ;; *) die "unknown architecture $3" ;; esac
+		resolve "$2" "$fl"
+		echo "$VER $ABI"
+		exit 0 ;;
 --release)	shift; release "$@"; exit 0 ;;
 esac
-[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '4,6{s/^# \{0,1\}//;p}' "$0" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '4,7{s/^# \{0,1\}//;p}' "$0" >&2; exit 2; }
 case "$1:${2:-x86}" in
 6.1:x86)	kdir_61 ;;
 6.1:arm64)	exec "$HERE/arm64.sh" kdir ;;

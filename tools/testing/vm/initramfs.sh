@@ -4,13 +4,13 @@
 # perf with its libraries, the project's modules and the tests; see README.md.
 #   initramfs.sh OUT.cpio.gz [--modules DIR] [--order "mod1 mod2 ..."]
 #                [--tests DIR]... [--extra-files DIR] [--test-timeout SEC]
-#                [--arch x86_64|arm64]
+#                [--arch x86_64|arm64] [--boot-modules DIR]
 set -euo pipefail
 
 die() { echo "initramfs.sh: $*" >&2; exit 1; }
 usage() { sed -n '5,6s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-out='' moddir='' order='' extra='' tmo=600 tests=() arch=x86_64
+out='' moddir='' order='' extra='' tmo=600 tests=() arch=x86_64 kmods=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--modules) moddir=$2; shift 2 ;;
@@ -19,6 +19,7 @@ while [ $# -gt 0 ]; do
 	--extra-files) extra=$2; shift 2 ;;
 	--test-timeout) tmo=$2; shift 2 ;;
 	--arch) arch=$2; shift 2 ;;
+	--boot-modules) kmods=$2; shift 2 ;;
 	-h|--help) usage ;;
 	-*) die "unknown option $1" ;;
 	*) [ -z "$out" ] || usage; out=$1; shift ;;
@@ -113,15 +114,21 @@ done
 		cp -a "$sys/usr/lib/perf-core/tests" "$root/usr/lib/perf-core/"
 
 # arm64: QEMU virt has one UART, the console; the results port is a virtio
-# console (/dev/hvc0), whose modules come from the kernel image's package.
+# console (/dev/hvc0), whose modules come from the kernel image's package
+# (--boot-modules, default that of Debian's 6.1 image): those of
+# virtio_mmio and virtio_console that it builds as modules.
 results=/dev/ttyS1 boot_mods=
 if [ "$arch" = arm64 ]; then
-	kmods=$(dirname "$(dirname "$("$(dirname "$0")/kernel.sh" --arch arm64)")")/modules
+	[ -n "$kmods" ] ||
+		kmods=$(dirname "$(dirname "$("$(dirname "$0")/kernel.sh" --arch arm64)")")/modules
 	mkdir -p "$root/lib/modules-boot"
 	for m in virtio_mmio virtio_console; do
-		cp "$kmods/$m.ko" "$root/lib/modules-boot/" || die "no $m.ko in $kmods"
+		[ -f "$kmods/$m.ko" ] || continue
+		cp "$kmods/$m.ko" "$root/lib/modules-boot/"
+		boot_mods="$boot_mods $m"
 	done
-	results=/dev/hvc0 boot_mods="virtio_mmio virtio_console"
+	[ -n "$boot_mods" ] || die "no virtio_mmio.ko in $kmods"
+	results=/dev/hvc0
 fi
 
 # Modules: all .ko flat in /lib/modules-test, the --order ones are loaded.

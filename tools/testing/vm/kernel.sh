@@ -1,22 +1,91 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Make sure Debian's kernel image matching a headers tree is cached and print
-# the path of its vmlinuz.
+# Make sure a Debian kernel image is cached and print the path of its vmlinuz.
 #   kernel.sh [--arch x86_64|arm64] [HEADERS_DIR]
-#             (default: x86_64, newest /usr/src/linux-headers-*-amd64)
+#             6.1: the image matching a headers tree (default: x86_64, newest
+#             /usr/src/linux-headers-*-amd64); arm64: the arm64 image of the
+#             amd64 headers' version (check/arm64.sh kernel)
+#   kernel.sh --series SERIES [--arch x86_64|arm64]
+#             a series of check/kernels.conf: Debian's image of the version
+#             and ABI that check/kdir.sh builds the modules against
 # Cache: ${UNCORE_CACHE:-/var/cache/uncore-pmu}/kernel/<release>_<version>/;
-# arm64: the arm64 image of the amd64 headers' version (check/arm64.sh kernel).
+# for --series, modules/ next to its boot/ holds, uncompressed, those of
+# virtio_mmio and virtio_console that the image builds as modules (the
+# arm64 guest's results port needs them).
 set -euo pipefail
 
+HERE=$(cd "$(dirname "$0")" && pwd)
 die() { echo "kernel.sh: $*" >&2; exit 1; }
 
-if [ "${1:-}" = --arch ]; then
-	case ${2:-} in
-	x86_64)	;;
-	arm64)	exec "$(dirname "$0")/../check/arm64.sh" kernel ;;
-	*)	die "unknown architecture ${2:-}" ;;
+series= arch=x86_64
+while [ $# -gt 0 ]; do
+	case $1 in
+	--arch)		arch=${2:-}; shift 2 ;;
+	--series)	series=${2:-}; shift 2 ;;
+	*)		break ;;
 	esac
-	shift 2
+done
+case $arch in
+x86_64)	fl=amd64 karch=x86 ;;
+arm64)	fl=arm64 karch=arm64
+	[ -n "$series" ] && [ "$series" != 6.1 ] ||
+		exec "$HERE/../check/arm64.sh" kernel ;;
+*)	die "unknown architecture $arch" ;;
+esac
+cache=${UNCORE_CACHE:-/var/cache/uncore-pmu}/kernel
+
+# fetch_series: Debian's image package of the series, boot/ and two modules
+if [ -n "$series" ] && [ "$series" != 6.1 ]; then
+	read -r ver abi < <("$HERE/../check/kdir.sh" --pin "$series" "$karch")
+	rel=$abi-$fl
+	dir=$cache/${rel}_$ver
+	vmlinuz=$dir/root/boot/vmlinuz-$rel
+	if [ -s "$vmlinuz" ]; then echo "$vmlinuz"; exit 0; fi
+	mkdir -p "$cache"
+	exec 9>"$cache/.lock"
+	flock 9
+	if [ -s "$vmlinuz" ]; then echo "$vmlinuz"; exit 0; fi
+	tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
+	chmod 755 "$tmp"
+	trap 'rm -rf "$tmp"' EXIT
+	# Debian's newer packages split the image into linux-binary-<release>
+	# (boot/) and linux-modules-<release>; older ones have one
+	# linux-image-<release>(-unsigned). The modules only for arm64.
+	deb="$HERE/../check/debian.sh"
+	if "$deb" apt-cache show "linux-binary-$rel:$fl=$ver" >/dev/null 2>&1; then
+		pkgs=("linux-binary-$rel:$fl=$ver")
+		[ "$arch" = arm64 ] && pkgs+=("linux-modules-$rel:$fl=$ver")
+	elif "$deb" apt-cache show "linux-image-$rel-unsigned:$fl=$ver" >/dev/null 2>&1; then
+		pkgs=("linux-image-$rel-unsigned:$fl=$ver")
+	else
+		pkgs=("linux-image-$rel:$fl=$ver")
+	fi
+	"$deb" download "$tmp/deb" "${pkgs[@]}" || die "cannot download ${pkgs[*]}"
+	# the image is boot/vmlinuz-<release>, or usr/lib/modules/<release>/vmlinuz
+	# in the newer packages; the modules are below (usr/)lib/modules/<release>
+	mkdir -p "$tmp/x" "$tmp/root/boot" "$tmp/root/modules"
+	for d in "$tmp"/deb/*.deb; do
+		dpkg-deb --fsys-tarfile "$d" | tar -x -C "$tmp/x" --wildcards --no-anchored \
+			"vmlinuz*" "virtio_mmio.ko*" "virtio_console.ko*" 2>/dev/null || true
+	done
+	for m in $(find "$tmp/x" -type f -name 'vmlinuz*'); do
+		cp "$m" "$tmp/root/boot/vmlinuz-$rel"
+	done
+	for m in $(find "$tmp/x" -type f -name 'virtio_*.ko*'); do
+		case $m in
+		*.xz)	xz -dc "$m" >"$tmp/root/modules/$(basename "$m" .xz)" ;;
+		*.zst)	zstd -qdc "$m" >"$tmp/root/modules/$(basename "$m" .zst)" ;;
+		*)	cp "$m" "$tmp/root/modules/" ;;
+		esac
+	done
+	[ "$arch" != arm64 ] || [ -f "$tmp/root/modules/virtio_mmio.ko" ] ||
+		die "no virtio_mmio module in ${pkgs[*]}"
+	[ -s "$tmp/root/boot/vmlinuz-$rel" ] || die "no boot/vmlinuz-$rel in ${pkgs[*]}"
+	rm -rf "$tmp/deb" "$tmp/x" "$dir"
+	mv "$tmp" "$dir"
+	trap - EXIT
+	echo "$vmlinuz"
+	exit 0
 fi
 
 hdr=${1:-$(printf '%s\n' /usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)}
@@ -28,7 +97,6 @@ rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
 ver=$(dpkg-query -W -f='${Version}' "linux-headers-$rel" 2>/dev/null) || ver=
 [ -n "$ver" ] || die "package linux-headers-$rel is not installed: cannot tell the image version"
 
-cache=${UNCORE_CACHE:-/var/cache/uncore-pmu}/kernel
 dir=$cache/${rel}_$ver
 vmlinuz=$dir/root/boot/vmlinuz-$rel
 if [ -s "$vmlinuz" ]; then echo "$vmlinuz"; exit 0; fi
