@@ -130,25 +130,32 @@ check_eq "PMU counts after refused input" 12 "$c"
 
 # ---- CPU hotplug: the active CPU goes offline during an interval run ----
 cpu=$(cat $EV/$P0/cpumask)
-perf stat -a -x';' -I 200 -o /tmp/pem_hp.out -e "$P0/ob_reads_partid/" -- sh -c "
-	echo 'event=ob_reads_partid value=11' > $I0
-	sleep 0.5
-	echo 0 > /sys/devices/system/cpu/cpu$cpu/online
-	sleep 0.5
-	echo 'event=ob_reads_partid value=13' > $I0
-	sleep 0.5"
-new=$(cat $EV/$P0/cpumask)
-sum=$(awk -F';' '$4 ~ /ob_reads_partid/ && $2 ~ /^[0-9]+$/ { s += $2 }
-	END { print s + 0 }' /tmp/pem_hp.out)
-check_eq "hotplug: counts before and after offline all reported" 24 "$sum"
-if [ "$new" != "$cpu" ] && [ -n "$new" ]; then
-	ok "hotplug: cpumask moved from $cpu to $new"
+# x86 from 6.5 cannot take its boot CPU offline (no cpu0/online): there the
+# section is left out, said in a "# " line; 30-cmem, 40-c2c and 50-ucf move
+# PMUs off CPUs of the second socket on every kernel.
+if [ ! -e /sys/devices/system/cpu/cpu$cpu/online ]; then
+	echo "# hotplug: left out: CPU $cpu cannot go offline on this kernel"
 else
-	not_ok "hotplug: cpumask moved" "before '$cpu' after '$new'"
+	perf stat -a -x';' -I 200 -o /tmp/pem_hp.out -e "$P0/ob_reads_partid/" -- sh -c "
+		echo 'event=ob_reads_partid value=11' > $I0
+		sleep 0.5
+		echo 0 > /sys/devices/system/cpu/cpu$cpu/online
+		sleep 0.5
+		echo 'event=ob_reads_partid value=13' > $I0
+		sleep 0.5"
+	new=$(cat $EV/$P0/cpumask)
+	sum=$(awk -F';' '$4 ~ /ob_reads_partid/ && $2 ~ /^[0-9]+$/ { s += $2 }
+		END { print s + 0 }' /tmp/pem_hp.out)
+	check_eq "hotplug: counts before and after offline all reported" 24 "$sum"
+	if [ "$new" != "$cpu" ] && [ -n "$new" ]; then
+		ok "hotplug: cpumask moved from $cpu to $new"
+	else
+		not_ok "hotplug: cpumask moved" "before '$cpu' after '$new'"
+	fi
+	echo 1 > /sys/devices/system/cpu/cpu$cpu/online
+	c=$(stat_count "$P0/ib_tlp_npr/" "echo 'event=ib_tlp_npr value=17' > $I0")
+	check_eq "hotplug: counts after the CPU is back" 17 "$c"
 fi
-echo 1 > /sys/devices/system/cpu/cpu$cpu/online
-c=$(stat_count "$P0/ib_tlp_npr/" "echo 'event=ib_tlp_npr value=17' > $I0")
-check_eq "hotplug: counts after the CPU is back" 17 "$c"
 
 # ---- module unload and reload ----
 MODDIR=${UNCORE_MODDIR:-/lib/modules-test}

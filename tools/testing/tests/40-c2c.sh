@@ -181,18 +181,26 @@ else
 	not_ok "multiplexed: some events ran part of the time" "$out"
 fi
 
-# ---- hotplug inside socket 0 keeps counts ----
-cpu=$(cat $EV/$DL0/cpumask)
-c=$(stat_count "$DL0/in_rd_req/" "echo 'event=in_rd_req value=12 instance=4' > $IDL
+# ---- hotplug inside a socket keeps counts ----
+# Socket 0's NV-DLink PMU, or socket 1's where the active CPU of socket 0
+# cannot go offline (x86 from 6.5 keeps its boot CPU online).
+HP=$DL0
+cpu=$(cat $EV/$HP/cpumask)
+if [ ! -e /sys/devices/system/cpu/cpu$cpu/online ]; then
+	HP=nvidia_nvdlink_pmu_1
+	cpu=$(cat $EV/$HP/cpumask)
+fi
+IHP=$UNCORE_SIM/$HP/inject
+c=$(stat_count "$HP/in_rd_req/" "echo 'event=in_rd_req value=12 instance=4' > $IHP
 	echo 0 > /sys/devices/system/cpu/cpu$cpu/online
-	echo 'event=in_rd_req value=30 instance=5' > $IDL")
-check_eq "hotplug in socket: exact across the move" 42 "$c"
-new=$(cat $EV/$DL0/cpumask)
+	echo 'event=in_rd_req value=30 instance=5' > $IHP")
+check_eq "hotplug in socket: exact across the move ($HP)" 42 "$c"
+new=$(cat $EV/$HP/cpumask)
 echo 1 > /sys/devices/system/cpu/cpu$cpu/online
 if [ -n "$new" ] && [ "$new" != "$cpu" ]; then
-	ok "hotplug in socket: cpumask moved from $cpu to $new"
+	ok "hotplug in socket: cpumask of $HP moved from $cpu to $new"
 else
-	not_ok "hotplug in socket: cpumask moved" "before $cpu after '$new'"
+	not_ok "hotplug in socket: cpumask moved" "$HP: before $cpu after '$new'"
 fi
 
 done_testing
