@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: $0 - install the DKMS package with Debian's dkms and remove it again.
+# Usage: $0 [SERIES] - install the DKMS package with Debian's dkms and remove
+# it again.
 #
-# Builds against the installed Debian x86 6.1 headers (kdir.sh 6.1), not
-# the running kernel: `make dkms-src`, dkms add, a build with the shipped
+# Builds against the x86 tree of SERIES (kdir.sh SERIES; default 6.1, the
+# installed Debian headers), not the running kernel: `make dkms-src`, dkms add, a build with the shipped
 # arch restriction (must be refused), then `make dkms-install` and
 # `make dkms-remove` with the restriction lifted and COMPILE_TEST=1, under
 # a package name of its own so that it cannot meet a real installation.
@@ -41,7 +42,7 @@ run()
 [ "$(id -u)" -eq 0 ] || fail "needs root (dkms installs under /lib/modules and /usr/src)"
 command -v dkms >/dev/null || fail "dkms is not installed (deps.sh)"
 
-KDIR=$("$HERE/kdir.sh" 6.1)
+KDIR=$("$HERE/kdir.sh" "${1:-6.1}")
 REL=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$KDIR/include/generated/utsrelease.h")
 [ -n "$REL" ] || fail "no UTS_RELEASE in $KDIR/include/generated/utsrelease.h"
 VER=$(bash -c '. "$1" && echo "$PACKAGE_VERSION"' _ "$REPO/dkms.conf")
@@ -66,13 +67,24 @@ cleanup()
 	dkms status "${MV[@]}" 2>/dev/null | grep -q . &&
 		dkms remove "${MV[@]}" --all --no-depmod >/dev/null
 	rm -rf "$SRC" "/var/lib/dkms/$NAME"
+	[ -z "$MADE_LIB" ] || rm -rf "$LIB"
 }
 trap 'cleanup; rm -rf "$TMP"' EXIT
+MADE_LIB=
 cleanup
+# A kernel whose headers are not installed (a prepared tree): dkms installs
+# only into an existing /lib/modules/<release> and signs with its build/
+# tree's sign-file, so give it both for the time of the test.
+if [ ! -e "$LIB" ]; then
+	mkdir -p "$LIB"
+	ln -s "$KDIR" "$LIB/build"
+	MADE_LIB=1
+fi
 
-step "BUILD_EXCLUSIVE_KERNEL: 5.14 or newer"
-for k in 4.19.0-27-arm64:n 5.13.19:n 5.14.0-427.el9.aarch64:y 5.15.0-91-generic:y \
-	 6.1.0-57-arm64:y 6.12.48+deb13-arm64:y 7.0.0:y; do
+step "BUILD_EXCLUSIVE_KERNEL: 5.10 or newer"
+for k in 4.19.0-27-arm64:n 5.4.0-150-generic:n 5.9.16:n 5.10.0-32-arm64:y 5.13.19:y \
+	 5.14.0-427.el9.aarch64:y 5.15.0-91-generic:y 6.1.0-57-arm64:y \
+	 6.12.48+deb13-arm64:y 7.3.4+deb13-arm64:y 10.1.0:y; do
 	got=$(bash -c '. "$1"; [[ $2 =~ $BUILD_EXCLUSIVE_KERNEL ]] && echo y || echo n' \
 	      _ "$REPO/dkms.conf" "${k%:*}")
 	[ "$got" = "${k##*:}" ] || fail "kernel ${k%:*}: matched=$got, expected ${k##*:}"
