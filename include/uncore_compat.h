@@ -14,34 +14,31 @@
 #include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
+#include <linux/smp.h>
 
 #include "uncore_conftest.h"
 
 /*
- * The helper layer's symbol namespace, UNCORE_PMU: a string literal from
- * 6.13 on, a bare token before. The token is written out here, never
- * through another macro's name: kernels differ in whether they expand a
- * namespace macro before stringifying it, and differ between exports and
- * imports (5.15.y from 5.15.47), so only a token that is no macro has the
- * same name at both ends. conftest.sh links an exporter and an importer
- * written this way to choose the form.
+ * The helper layer's symbol namespace is UNCORE_PMU, written as that bare
+ * token in EXPORT_SYMBOL_NS_GPL() and MODULE_IMPORT_NS(). Kernels from
+ * 6.13 on take a string literal there: UNCORE_PMU is then a macro for
+ * "UNCORE_PMU". Before, it must stay no macro at all: those kernels
+ * differ in whether they expand a namespace macro before stringifying it,
+ * and differ between exports and imports (5.15.y from 5.15.47), so only a
+ * token that is no macro names the same namespace at both ends.
+ * conftest.sh links an exporter and an importer written this way to
+ * choose the form.
  */
 #ifdef UNCORE_HAVE_NS_STRING
-/**
- * UNCORE_EXPORT - export a symbol of the helper layer into its namespace
- * @sym: the function or variable
- */
-#define UNCORE_EXPORT(sym)	EXPORT_SYMBOL_NS_GPL(sym, "UNCORE_PMU")
+#define UNCORE_PMU		"UNCORE_PMU"
+#endif
+
 /**
  * UNCORE_IMPORT_NS - import the helper layer's symbol namespace
  *
  * Every driver module using the helper layer states this once.
  */
-#define UNCORE_IMPORT_NS()	MODULE_IMPORT_NS("UNCORE_PMU")
-#else
-#define UNCORE_EXPORT(sym)	EXPORT_SYMBOL_NS_GPL(sym, UNCORE_PMU)
 #define UNCORE_IMPORT_NS()	MODULE_IMPORT_NS(UNCORE_PMU)
-#endif
 
 /**
  * uncore_compat_set_parent - set the parent device of a PMU where possible
@@ -100,23 +97,43 @@ static inline int uncore_irq_set_affinity(unsigned int irq, const struct cpumask
 #endif
 }
 
-/*
- * Test simulator only: IRQ_WORK_INIT_HARD() and INIT_CSD() arrived in
- * 5.11. Before, an irq_work always runs in hard interrupt context (no
- * PREEMPT_RT in those kernels' Debian builds) and a csd is set up field
- * by field.
+/**
+ * uncore_init_irq_work_hard - set up an irq_work that runs in hard IRQ context
+ * @work: the irq_work
+ * @fn: its function
+ *
+ * IRQ_WORK_INIT_HARD() arrived in 5.11; before, every irq_work runs in hard
+ * interrupt context unless PREEMPT_RT, which those Debian kernels are not.
+ * Test simulator only.
  */
+static inline void uncore_init_irq_work_hard(struct irq_work *work,
+					     void (*fn)(struct irq_work *))
+{
 #ifdef UNCORE_HAVE_IRQ_WORK_INIT_HARD
-#define uncore_init_irq_work_hard(work, fn)	(*(work) = IRQ_WORK_INIT_HARD(fn))
+	*work = IRQ_WORK_INIT_HARD(fn);
 #else
-#define uncore_init_irq_work_hard(work, fn)	init_irq_work(work, fn)
+	init_irq_work(work, fn);
 #endif
+}
+
+/**
+ * uncore_init_csd - set up a csd for smp_call_function_single_async()
+ * @csd: the csd, zeroed
+ * @fn: its function
+ * @data: @fn's argument
+ *
+ * INIT_CSD() arrived in 5.11; before, the fields are set one by one. Test
+ * simulator only.
+ */
+static inline void uncore_init_csd(call_single_data_t *csd, smp_call_func_t fn, void *data)
+{
 #ifdef UNCORE_HAVE_INIT_CSD
-#define uncore_init_csd(csd, fn, data)		INIT_CSD(csd, fn, data)
+	INIT_CSD(csd, fn, data);
 #else
-#define uncore_init_csd(csd, fn, data)		\
-	do { (csd)->func = (fn); (csd)->info = (data); } while (0)
+	csd->func = fn;
+	csd->info = data;
 #endif
+}
 
 /*
  * IRQ_MOVE_PCNTXT let an interrupt's affinity change in process context

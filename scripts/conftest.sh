@@ -65,30 +65,32 @@ have() {
 }
 
 # ns_pairs FORM KBUILD-ARGS...: an exporting and an importing module, built
-# through modpost, pair with the namespace written as FORM (string: "NS",
-# token: NS) behind one macro level, as uncore_compat.h writes it: both
-# modules are built, modpost says nothing about a namespace, and the
-# export and the import carry the same name, UNCORE_PROBE_NS. (5.15.y from
-# 5.15.47 stringifies an export's namespace after macro expansion and an
-# import's before it: a namespace given through another macro's name
-# would differ there.)
+# through modpost, pair with the namespace written as uncore_compat.h
+# writes it in FORM: the token UNCORE_PROBE_NS, a macro for the string
+# "UNCORE_PROBE_NS" (string) or no macro (token), the import behind one
+# more macro level: both modules are built, modpost says nothing about a
+# namespace, and the export and the import carry the same name,
+# UNCORE_PROBE_NS. (5.15.y from 5.15.47 stringifies an export's namespace
+# after macro expansion and an import's before it: a namespace given
+# through a macro of another name would differ there.)
 ns_pairs() {
-	local d=$tmp/ns-$1 ns=UNCORE_PROBE_NS got
+	local d=$tmp/ns-$1 def= got
 
-	[ "$1" = string ] && ns='"UNCORE_PROBE_NS"'
+	[ "$1" = string ] && def='#define UNCORE_PROBE_NS "UNCORE_PROBE_NS"'
 	shift
 	mkdir -p "$d"
 	cat > "$d/exp.c" <<EOF
 #include <linux/module.h>
-#define PROBE_EXPORT(sym) EXPORT_SYMBOL_NS_GPL(sym, $ns)
+$def
 int uncore_probe_sym(void);
 int uncore_probe_sym(void) { return 0; }
-PROBE_EXPORT(uncore_probe_sym);
+EXPORT_SYMBOL_NS_GPL(uncore_probe_sym, UNCORE_PROBE_NS);
 MODULE_LICENSE("GPL");
 EOF
 	cat > "$d/imp.c" <<EOF
 #include <linux/module.h>
-#define PROBE_IMPORT() MODULE_IMPORT_NS($ns)
+$def
+#define PROBE_IMPORT() MODULE_IMPORT_NS(UNCORE_PROBE_NS)
 int uncore_probe_sym(void);
 static int __init uncore_probe_init(void) { return uncore_probe_sym(); }
 module_init(uncore_probe_init);

@@ -28,7 +28,7 @@
 static enum cpuhp_state uncore_hp_state;
 
 DEFINE_STATIC_KEY_FALSE(uncore_backend_active);
-UNCORE_EXPORT(uncore_backend_active);
+EXPORT_SYMBOL_NS_GPL(uncore_backend_active, UNCORE_PMU);
 
 static DEFINE_MUTEX(uncore_backend_lock);
 static const struct uncore_backend *uncore_backend;
@@ -63,7 +63,7 @@ int uncore_backend_register(const struct uncore_backend *be)
 		uncore_apmt_add_backend(be->apmt);
 	return ret;
 }
-UNCORE_EXPORT(uncore_backend_register);
+EXPORT_SYMBOL_NS_GPL(uncore_backend_register, UNCORE_PMU);
 
 /**
  * uncore_backend_unregister - remove a backend registered earlier
@@ -84,7 +84,7 @@ void uncore_backend_unregister(const struct uncore_backend *be)
 	}
 	mutex_unlock(&uncore_backend_lock);
 }
-UNCORE_EXPORT(uncore_backend_unregister);
+EXPORT_SYMBOL_NS_GPL(uncore_backend_unregister, UNCORE_PMU);
 
 /**
  * uncore_backend_read - read through the backend (use uncore_read32/64())
@@ -98,7 +98,7 @@ u64 uncore_backend_read(const struct uncore_win *win, u32 off, unsigned int byte
 {
 	return READ_ONCE(uncore_backend)->read(win->phys + off, bytes);
 }
-UNCORE_EXPORT(uncore_backend_read);
+EXPORT_SYMBOL_NS_GPL(uncore_backend_read, UNCORE_PMU);
 
 /**
  * uncore_backend_write - write through the backend (use uncore_write32/64())
@@ -111,7 +111,7 @@ void uncore_backend_write(const struct uncore_win *win, u32 off, u64 val, unsign
 {
 	READ_ONCE(uncore_backend)->write(win->phys + off, val, bytes);
 }
-UNCORE_EXPORT(uncore_backend_write);
+EXPORT_SYMBOL_NS_GPL(uncore_backend_write, UNCORE_PMU);
 
 /**
  * uncore_backend_irq - an interrupt the backend provides for a device
@@ -128,7 +128,7 @@ int uncore_backend_irq(const struct uncore_win *win)
 		return 0;
 	return be->irq(win->phys);
 }
-UNCORE_EXPORT(uncore_backend_irq);
+EXPORT_SYMBOL_NS_GPL(uncore_backend_irq, UNCORE_PMU);
 
 static void uncore_backend_put(void *owner)
 {
@@ -171,7 +171,7 @@ int uncore_map_resource(struct device *dev, struct resource *res,
 	mutex_unlock(&uncore_backend_lock);
 	return ret;
 }
-UNCORE_EXPORT(uncore_map_resource);
+EXPORT_SYMBOL_NS_GPL(uncore_map_resource, UNCORE_PMU);
 
 /**
  * uncore_map_window - request and map MEM resource @index of @pdev
@@ -197,7 +197,7 @@ int uncore_map_window(struct platform_device *pdev, unsigned int index,
 				     (unsigned long long)min_size);
 	return uncore_map_resource(&pdev->dev, res, win);
 }
-UNCORE_EXPORT(uncore_map_window);
+EXPORT_SYMBOL_NS_GPL(uncore_map_window, UNCORE_PMU);
 
 /**
  * uncore_map_windows - map MEM resources 0 to @n - 1 of @pdev, in order
@@ -221,7 +221,7 @@ int uncore_map_windows(struct platform_device *pdev, struct uncore_win *wins,
 	}
 	return 0;
 }
-UNCORE_EXPORT(uncore_map_windows);
+EXPORT_SYMBOL_NS_GPL(uncore_map_windows, UNCORE_PMU);
 
 /**
  * uncore_acpi_socket - the socket number firmware gives @dev in its _UID
@@ -251,7 +251,7 @@ int uncore_acpi_socket(struct device *dev, u32 *socket)
 	return -ENODEV;
 #endif
 }
-UNCORE_EXPORT(uncore_acpi_socket);
+EXPORT_SYMBOL_NS_GPL(uncore_acpi_socket, UNCORE_PMU);
 
 /**
  * uncore_read_hilohi - read a 64-bit counter kept in two 32-bit registers
@@ -283,7 +283,7 @@ int uncore_read_hilohi(const struct uncore_win *win, u32 lo, u32 hi, u64 *val)
 	}
 	return -EBUSY;
 }
-UNCORE_EXPORT(uncore_read_hilohi);
+EXPORT_SYMBOL_NS_GPL(uncore_read_hilohi, UNCORE_PMU);
 
 /**
  * uncore_pmu_warn_once - warn the first time @what happens on this PMU
@@ -305,7 +305,7 @@ void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,
 	dev_warn(upmu->dev, "%pV", &vaf);
 	va_end(args);
 }
-UNCORE_EXPORT(uncore_pmu_warn_once);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_warn_once, UNCORE_PMU);
 
 /* ---- sysfs ---- */
 
@@ -333,7 +333,7 @@ ssize_t uncore_format_show(struct device *dev, struct device_attribute *attr, ch
 
 	return sysfs_emit(buf, "%s\n", fa->spec);
 }
-UNCORE_EXPORT(uncore_format_show);
+EXPORT_SYMBOL_NS_GPL(uncore_format_show, UNCORE_PMU);
 
 /**
  * uncore_event_show - show function of UNCORE_EVENT_ATTR() entries
@@ -350,7 +350,7 @@ ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, cha
 
 	return sysfs_emit(buf, "event=0x%0*llx\n", (int)upmu->desc->event_digits, ea->id);
 }
-UNCORE_EXPORT(uncore_event_show);
+EXPORT_SYMBOL_NS_GPL(uncore_event_show, UNCORE_PMU);
 
 /* Show format and events entries only for the variants they apply to. */
 static umode_t uncore_attr_visible(struct kobject *kobj, struct attribute *attr, int n)
@@ -589,7 +589,7 @@ void uncore_pmu_event_update(struct perf_event *event)
 	local64_add((now - prev) & GENMASK_ULL(upmu->counter_width - 1, 0),
 		    &event->count);
 }
-UNCORE_EXPORT(uncore_pmu_event_update);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_event_update, UNCORE_PMU);
 
 /**
  * uncore_pmu_busy - does any event hold a counter of @upmu
@@ -601,7 +601,7 @@ bool uncore_pmu_busy(struct uncore_pmu *upmu)
 {
 	return !bitmap_empty(upmu->used, upmu->num_counters);
 }
-UNCORE_EXPORT(uncore_pmu_busy);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_busy, UNCORE_PMU);
 
 /**
  * uncore_pmu_restart - every allocated event counts on from a zeroed counter
@@ -617,7 +617,7 @@ void uncore_pmu_restart(struct uncore_pmu *upmu)
 	for_each_set_bit(idx, upmu->used, upmu->num_counters)
 		local64_set(&upmu->events[idx]->hw.prev_count, 0);
 }
-UNCORE_EXPORT(uncore_pmu_restart);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_restart, UNCORE_PMU);
 
 /**
  * uncore_pmu_update_unread - update the events a read transaction left out
@@ -638,7 +638,7 @@ void uncore_pmu_update_unread(struct uncore_pmu *upmu)
 			uncore_pmu_event_update(event);
 	}
 }
-UNCORE_EXPORT(uncore_pmu_update_unread);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_update_unread, UNCORE_PMU);
 
 /* start and stop stay out of line, so traces show each perf callback. */
 static noinline void uncore_pmu_start(struct perf_event *event, int flags)
@@ -885,7 +885,7 @@ int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
 	bitmap_zero(upmu->used, UNCORE_PMU_MAX_COUNTERS);
 	return 0;
 }
-UNCORE_EXPORT(uncore_pmu_init);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_init, UNCORE_PMU);
 
 /**
  * uncore_pmu_socket_cpus - associate @upmu with the CPUs of one socket
@@ -907,7 +907,7 @@ int uncore_pmu_socket_cpus(struct uncore_pmu *upmu, u32 socket)
 	upmu->node = socket;
 	return 0;
 }
-UNCORE_EXPORT(uncore_pmu_socket_cpus);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_socket_cpus, UNCORE_PMU);
 
 /*
  * PMUs registered through this layer. A name in use here (firmware that
@@ -1036,7 +1036,7 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 	}
 	return devm_add_action_or_reset(upmu->dev, uncore_pmu_unregister, upmu);
 }
-UNCORE_EXPORT(__devm_uncore_pmu_register);
+EXPORT_SYMBOL_NS_GPL(__devm_uncore_pmu_register, UNCORE_PMU);
 
 static int __init uncore_pmu_module_init(void)
 {

@@ -122,7 +122,7 @@ void uncore_cspmu_write_cfg(struct uncore_cspmu *cspmu, u32 off, u32 val)
 	}
 	uncore_write32(&cspmu->page0, off, val);
 }
-UNCORE_EXPORT(uncore_cspmu_write_cfg);
+EXPORT_SYMBOL_NS_GPL(uncore_cspmu_write_cfg, UNCORE_PMU);
 
 /* Start from half the range, so an overflow leaves half a range to react. */
 static void cspmu_preload(struct uncore_cspmu *c, struct perf_event *event)
@@ -276,7 +276,7 @@ static void cspmu_enable(struct uncore_pmu *upmu)
 	if (!uncore_pmu_busy(upmu))
 		return;
 	cspmu_set_pmcr_e(c, true);
-	if (c->timer.function && !hrtimer_active(&c->timer))
+	if (c->has_timer && !hrtimer_active(&c->timer))
 		hrtimer_start(&c->timer, ns_to_ktime(CSPMU_TIMER_NS), HRTIMER_MODE_REL_PINNED);
 }
 
@@ -318,7 +318,7 @@ const struct uncore_pmu_ops uncore_cspmu_ops = {
 	.freeze		= cspmu_freeze,
 	.thaw		= cspmu_thaw,
 };
-UNCORE_EXPORT(uncore_cspmu_ops);
+EXPORT_SYMBOL_NS_GPL(uncore_cspmu_ops, UNCORE_PMU);
 
 /* Fold every counting event; an overflowed one starts from half again. */
 static void cspmu_fold(struct uncore_cspmu *c, unsigned int idx, bool preload)
@@ -589,6 +589,7 @@ static int cspmu_setup_irq(struct platform_device *pdev, struct uncore_cspmu *c)
 		return 0;
 	uncore_hrtimer_setup(&c->timer, cspmu_timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_PINNED);
+	c->has_timer = true;
 	return devm_add_action_or_reset(dev, cspmu_timer_cancel, &c->timer);
 }
 
@@ -676,4 +677,4 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 	platform_set_drvdata(pdev, c);
 	return 0;
 }
-UNCORE_EXPORT(__uncore_cspmu_probe);
+EXPORT_SYMBOL_NS_GPL(__uncore_cspmu_probe, UNCORE_PMU);
