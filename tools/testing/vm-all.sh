@@ -56,7 +56,8 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 	for a in x86_64:x86 arm64:arm64; do
 		{ "$HERE/check/kdir.sh" "$NEWEST" "${a#*:}" &&
 		  "$HERE/vm/kernel.sh" --series "$NEWEST" --arch "${a%:*}"; } >/dev/null ||
-			echo "vm-all: preparing the ${a%:*} $NEWEST guest failed; its boot will say why" >&2
+			echo "vm-all: preparing the ${a%:*} $NEWEST guest failed;" \
+			     "its boot will say why" >&2
 	done
 fi
 

@@ -5,8 +5,9 @@
 # it again.
 #
 # Builds against the x86 tree of SERIES (kdir.sh SERIES; default 6.1, the
-# installed Debian headers), not the running kernel: `make dkms-src`, dkms add, a build with the shipped
-# arch restriction (must be refused), then `make dkms-install` and
+# installed Debian headers), not the running kernel: `make dkms-src`, dkms
+# add, a build with the shipped arch restriction (must be refused), then
+# `make dkms-install` and
 # `make dkms-remove` with the restriction lifted and COMPILE_TEST=1, under
 # a package name of its own so that it cannot meet a real installation.
 # Checks each installed module (place, name, vermagic, version, signer)

@@ -184,13 +184,17 @@ release()
 case "${1:-}" in
 --list)		list; exit 0 ;;
 --pin)		[ $# -eq 3 ] || die "usage: --pin SERIES x86|arm64"
-		case $3 in x86) fl=amd64 ;; arm64) fl=arm64 ;; *) die "unknown architecture $3" ;; esac
+		case $3 in
+		x86)	fl=amd64 ;;
+		arm64)	fl=arm64 ;;
+		*)	die "unknown architecture $3" ;;
+		esac
 		resolve "$2" "$fl"
 		echo "$VER $ABI"
 		exit 0 ;;
 --release)	shift; release "$@"; exit 0 ;;
 esac
-[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '4,7{s/^# \{0,1\}//;p}' "$0" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n "4,7{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0" >&2; exit 2; }
 case "$1:${2:-x86}" in
 6.1:x86)	kdir_61 ;;
 6.1:arm64)	exec "$HERE/arm64.sh" kdir ;;

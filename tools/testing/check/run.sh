@@ -5,18 +5,35 @@
 # "N passed, N failed" line (see tap.sh).
 #
 # Usage: $0 [--no-summary] [CHECK...]
-#   CHECK: build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch
-#          spdx sim-selftest rcmap vm-runner perf-json docs dkms metrics
-#          build-arm64
+#   CHECK: build-S sparse-S (x86), build-arm64-S sparse-arm64-S (arm64 cross)
+#          for each series S of "kdir.sh --list"; coccicheck checkpatch spdx
+#          sim-selftest rcmap vm-runner perf-json docs metrics, dkms (6.1 and
+#          the newest series);
+#          build-arm64 (both arm64 6.1 checks)
 #          (default: all).  --no-summary leaves the closing line to summary.sh;
 #          set UNCORE_TAP_STATE to share the counts with it.
 #   UNCORE_SKIP_DEPS=1 skips deps.sh.
+#
+# build-S: W=1 COMPILE_TEST=1 build against the x86 tree of S (kdir.sh), no
+# compiler or modpost warning. sparse-S: C=2 over the same build with the
+# sparse that tree accepts (sparse.sh), no report about our files; right
+# after build-S (the default order) only sparse runs, as C=2 checks every
+# source whether compiled or not. The arm64 pair: build-arm64.sh.
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-ALL="build-6.1 build-6.12 sparse-6.1 sparse-6.12 coccicheck checkpatch spdx sim-selftest"
-ALL="$ALL rcmap vm-runner perf-json docs dkms metrics build-arm64"
+SERIES=$("$HERE/kdir.sh" --list | tr '\n' ' ')
+ALL=
+for s in $SERIES; do
+	ALL="$ALL build-$s sparse-$s"
+done
+ALL="$ALL coccicheck checkpatch spdx sim-selftest rcmap vm-runner perf-json docs dkms"
+ALL="$ALL metrics"
+for s in $SERIES; do
+	ALL="$ALL build-arm64-$s sparse-arm64-$s"
+done
+ALL=${ALL# }
 JOBS=$(nproc)
 # shellcheck source=tap.sh
 . "$HERE/tap.sh"
@@ -35,7 +52,7 @@ summary=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--no-summary)	summary=0; shift ;;
-	-h|--help)	sed -n "4,13{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
+	-h|--help)	sed -n "4,20{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
 	*)		break ;;
 	esac
 done
@@ -73,38 +90,81 @@ list_files()
 	done
 }
 
-# kbuild VER LOG ARGS...: clean, then build the modules against tree VER
+# What the last kbuild left in the repository: "ARCH TREE ARGS" of a build
+# that succeeded, ARGS without C= and CHECK=; empty if unknown.
+KBUILT=
+
+# kbuild [--again] ARCH SERIES LOG ARGS...: build the modules with ARGS
+# against the ARCH (x86, arm64) tree of SERIES, output to LOG. First "make
+# clean", except with --again (build on top of the previous kbuild) and
+# when the repository holds a build of the same tree and ARGS but for C=
+# and CHECK= (a sparse check after the build).
 kbuild()
 {
-	local ver=$1 log=$2 kdir
-	shift 2
+	local again=0 arch ser log kdir key a
+	local mk=()
 
-	kdir=$("$HERE/kdir.sh" "$ver" 2>>"$log") || return 1
-	{
-		make -C "$REPO" KDIR="$kdir" COMPILE_TEST=1 "$@" clean &&
-		make -C "$REPO" -j"$JOBS" KDIR="$kdir" COMPILE_TEST=1 "$@" modules
-	} >>"$log" 2>&1
+	[ "$1" = --again ] && { again=1; shift; }
+	arch=$1 ser=$2 log=$3
+	shift 3
+	kdir=$("$HERE/kdir.sh" "$ser" "$arch" 2>>"$log") || { KBUILT=; return 1; }
+	[ "$arch" = arm64 ] && mk=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+	key="$arch $kdir"
+	for a; do
+		case $a in C=*|CHECK=*) ;; *) key="$key $a" ;; esac
+	done
+	if [ $again -eq 0 ] && [ "$key" != "$KBUILT" ]; then
+		KBUILT=
+		make -C "$REPO" KDIR="$kdir" "${mk[@]}" "$@" clean >>"$log" 2>&1 ||
+			return 1
+	fi
+	KBUILT=
+	make -C "$REPO" -j"$JOBS" KDIR="$kdir" "${mk[@]}" "$@" modules >>"$log" 2>&1 ||
+		return 1
+	KBUILT=$key
 }
 
-# check_build VER: zero warnings at W=1 (compiler and modpost)
+# check_build SERIES: x86 COMPILE_TEST=1 build, zero warnings at W=1
+# (compiler and modpost)
 check_build()
 {
 	local log=$TMP/build-$1.log out=$TMP/build-$1.out rc=0
 
-	kbuild "$1" "$log" W=1 || rc=1
+	kbuild x86 "$1" "$log" W=1 COMPILE_TEST=1 || rc=1
 	grep -iE '(warning|error):' "$log" >"$out" && rc=1
 	grep -q 'CC \[M\]' "$log" || { echo "nothing was compiled" >>"$out"; rc=1; }
 	[ $rc -eq 0 ] || tail -n 40 "$log" >>"$out"
-	tap_result $rc "build $1 W=1" "$out"
+	tap_result $rc "build $1 x86 W=1" "$out"
 }
 
-# check_sparse VER: no sparse (C=2) warning about our files
+# check_sparse ARCH SERIES: C=2 over the build of check_build (x86) or
+# check_build_arm64 (build-arm64.sh), with the sparse the tree accepts
+# (sparse.sh); no sparse report about our files
 check_sparse()
 {
-	local log=$TMP/sparse-$1.log rc=0
+	local arch=$1 s=$2 log=$TMP/sparse-$1-$2.log out=$TMP/sparse-$1-$2.out
+	local name="sparse $2 x86 C=2" via='' kdir sp ver rc=0
 
-	kbuild "$1" "$log" C=2 || rc=1
-	sparse_result "$log" "$TMP/sparse-$1.out" "sparse C=2 ($1)" $rc
+	[ "$arch" = x86 ] || { name="sparse $arch $s C=2"; via="cross, "; }
+	: >"$out"
+	if ! kdir=$("$HERE/kdir.sh" "$s" "$arch" 2>"$TMP/sparse.err") ||
+	   ! sp=$("$HERE/sparse.sh" "$kdir" 2>>"$TMP/sparse.err"); then
+		cat "$TMP/sparse.err" >>"$out"
+		tap_not_ok "$name${via:+ (cross)}" "$out"
+		return
+	fi
+	cat "$TMP/sparse.err" >>"$log"
+	ver=$("$sp" --version 2>/dev/null | cut -d' ' -f1)
+	if [ "$sp" = "$(command -v sparse)" ]; then
+		ver="host ${ver:-?}"
+	else
+		ver="sid ${ver:-?}"
+	fi
+	kbuild "$arch" "$s" "$log" W=1 COMPILE_TEST=1 C=2 CHECK="$sp" || rc=1
+	# kbuild drops C=2 with this warning when its checker-valid.sh
+	# refuses the sparse
+	grep -E 'C=[0-9]+ specified, but .* not available' "$log" | sort -u >>"$out"
+	sparse_result "$log" "$out" "$name ($via$ver)" $rc
 }
 
 # sparse_result LOG OUT DESC RC: the result of a C=2 build whose output is
@@ -275,10 +335,44 @@ if ! git -C "$REPO" ls-files >/dev/null 2>"$TMP/git.out"; then
 	exit 1
 fi
 
+# series S: S is a series of the build matrix
+series()
+{
+	case " $SERIES " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+unknown()
+{
+	echo "unknown check $1 (have: $ALL build-arm64)" >"$TMP/unknown"
+	tap_not_ok "$1" "$TMP/unknown"
+}
+
 for c in $CHECKS; do
+	# only a build or sparse check leaves a build kbuild() knows about
+	case $c in build-*|sparse-*) ;; *) KBUILT= ;; esac
 	case $c in
-	build-6.1|build-6.12)	check_build "${c#build-}" ;;
-	sparse-6.1|sparse-6.12)	check_sparse "${c#sparse-}" ;;
+	build-arm64)		. "$HERE/build-arm64.sh"
+				check_build_arm64 6.1; check_sparse arm64 6.1 ;;
+	build-arm64-*|sparse-arm64-*)
+				s=${c#*-arm64-}
+				if ! series "$s"; then
+					unknown "$c"
+				elif [ "${c%%-*}" = build ]; then
+					. "$HERE/build-arm64.sh" && check_build_arm64 "$s"
+				else
+					check_sparse arm64 "$s"
+				fi ;;
+	build-*)		if series "${c#build-}"; then
+					check_build "${c#build-}"
+				else
+					unknown "$c"
+				fi ;;
+	sparse-*)		if series "${c#sparse-}"; then
+					check_sparse x86 "${c#sparse-}"
+				else
+					unknown "$c"
+				fi ;;
 	coccicheck)		check_cocci ;;
 	checkpatch)		check_checkpatch ;;
 	spdx)			check_spdx ;;
@@ -289,11 +383,13 @@ for c in $CHECKS; do
 	perf-json)	"$HERE/perf-json.sh" >"$TMP/pj" 2>&1; tap_result $? perf-json "$TMP/pj" ;;
 	docs)			"$HERE/docs.sh" >"$TMP/docs.out" 2>&1
 				tap_result $? docs "$TMP/docs.out" ;;
-	dkms)	"$HERE/dkms.sh" >"$TMP/dkms.out" 2>&1; tap_result $? "dkms (6.1)" "$TMP/dkms.out" ;;
+	dkms)	# the installed 6.1 headers and the newest series' prepared tree
+		for s in 6.1 $(echo "$SERIES" | awk '{ print $NF }'); do
+			"$HERE/dkms.sh" "$s" >"$TMP/dkms.out" 2>&1
+			tap_result $? "dkms ($s x86)" "$TMP/dkms.out"
+		done ;;
 	metrics)		. "$HERE/metrics.sh" && check_metrics ;;
-	build-arm64)		. "$HERE/build-arm64.sh"; check_build_arm64 ;;
-	*)			echo "unknown check $c (have: $ALL)" >"$TMP/unknown"
-				tap_not_ok "$c" "$TMP/unknown" ;;
+	*)			unknown "$c" ;;
 	esac
 done
 
