@@ -34,24 +34,47 @@ arm64)	fl=arm64 karch=arm64
 esac
 cache=${UNCORE_CACHE:-/var/cache/uncore-pmu}/kernel
 
-# fetch_series: Debian's image package of the series, boot/ and two modules
+# The release and version of the image: kdir.sh's pin for a series, else
+# those of the installed headers package of HEADERS_DIR.
 if [ -n "$series" ] && [ "$series" != 6.1 ]; then
 	read -r ver abi < <("$HERE/../check/kdir.sh" --pin "$series" "$karch")
 	rel=$abi-$fl
-	dir=$cache/${rel}_$ver
-	vmlinuz=$dir/root/boot/vmlinuz-$rel
-	if [ -s "$vmlinuz" ]; then echo "$vmlinuz"; exit 0; fi
-	mkdir -p "$cache"
-	exec 9>"$cache/.lock"
-	flock 9
-	if [ -s "$vmlinuz" ]; then echo "$vmlinuz"; exit 0; fi
-	tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
-	chmod 755 "$tmp"
-	trap 'rm -rf "$tmp"' EXIT
+else
+	series=
+	hdr=${1:-$(printf '%s\n' /usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)}
+	[ -d "$hdr" ] || die "no headers tree (install linux-headers-amd64)"
+	rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+		"$hdr/include/generated/utsrelease.h" 2>/dev/null) ||
+		true
+	[ -n "$rel" ] || rel=$(basename "$hdr" | sed 's/^linux-headers-//')
+	ver=$(dpkg-query -W -f='${Version}' "linux-headers-$rel" 2>/dev/null) || ver=
+	[ -n "$ver" ] ||
+		die "package linux-headers-$rel is not installed: cannot tell the image version"
+fi
+
+dir=$cache/${rel}_$ver
+vmlinuz=$dir/root/boot/vmlinuz-$rel
+if [ -s "$vmlinuz" ]; then echo "$vmlinuz"; exit 0; fi
+
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock 9
+if [ -s "$vmlinuz" ]; then echo "$vmlinuz"; exit 0; fi
+
+tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+# fetch_series: Debian's image of a series through the private apt
+# configuration; boot/ and the two virtio modules, uncompressed
+fetch_series()
+{
+	local deb=$HERE/../check/debian.sh d m
+	local pkgs=()
+
 	# Debian's newer packages split the image into linux-binary-<release>
-	# (boot/) and linux-modules-<release>; older ones have one
+	# (the image) and linux-modules-<release>; older ones have one
 	# linux-image-<release>(-unsigned). The modules only for arm64.
-	deb="$HERE/../check/debian.sh"
 	if "$deb" apt-cache show "linux-binary-$rel:$fl=$ver" >/dev/null 2>&1; then
 		pkgs=("linux-binary-$rel:$fl=$ver")
 		[ "$arch" = arm64 ] && pkgs+=("linux-modules-$rel:$fl=$ver")
@@ -80,53 +103,34 @@ if [ -n "$series" ] && [ "$series" != 6.1 ]; then
 	done
 	[ "$arch" != arm64 ] || [ -f "$tmp/root/modules/virtio_mmio.ko" ] ||
 		die "no virtio_mmio module in ${pkgs[*]}"
-	[ -s "$tmp/root/boot/vmlinuz-$rel" ] || die "no boot/vmlinuz-$rel in ${pkgs[*]}"
-	rm -rf "$tmp/deb" "$tmp/x" "$dir"
-	mv "$tmp" "$dir"
-	trap - EXIT
-	echo "$vmlinuz"
-	exit 0
-fi
+	rm -rf "$tmp/deb" "$tmp/x"
+}
 
-hdr=${1:-$(printf '%s\n' /usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)}
-[ -d "$hdr" ] || die "no headers tree (install linux-headers-amd64)"
-rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
-	"$hdr/include/generated/utsrelease.h" 2>/dev/null) ||
-	true
-[ -n "$rel" ] || rel=$(basename "$hdr" | sed 's/^linux-headers-//')
-ver=$(dpkg-query -W -f='${Version}' "linux-headers-$rel" 2>/dev/null) || ver=
-[ -n "$ver" ] || die "package linux-headers-$rel is not installed: cannot tell the image version"
-
-dir=$cache/${rel}_$ver
-vmlinuz=$dir/root/boot/vmlinuz-$rel
-if [ -s "$vmlinuz" ]; then echo "$vmlinuz"; exit 0; fi
-
-mkdir -p "$cache"
-exec 9>"$cache/.lock"
-flock 9
-if [ -s "$vmlinuz" ]; then echo "$vmlinuz"; exit 0; fi
-
-tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
-chmod 755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-fetch() {
+# fetch_61: the image package of the installed headers, with the host's apt
+fetch_61()
+{
 	local pkg
+
 	for pkg in "linux-image-$rel-unsigned" "linux-image-$rel"; do
 		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$pkg=$ver") >&2 &&
 			return 0
 	done
 	return 1
 }
-if ! fetch; then
-	echo "kernel.sh: download failed, running apt-get update and retrying" >&2
-	apt-get update -q >&2 || true
-	fetch || die "cannot download linux-image-$rel(-unsigned)=$ver"
+
+if [ -n "$series" ]; then
+	fetch_series
+else
+	if ! fetch_61; then
+		echo "kernel.sh: download failed, running apt-get update and retrying" >&2
+		apt-get update -q >&2 || true
+		fetch_61 || die "cannot download linux-image-$rel(-unsigned)=$ver"
+	fi
+	debs=("$tmp"/*.deb)
+	dpkg -x "${debs[0]}" "$tmp/root"
+	rm -f "${debs[0]}"
 fi
-debs=("$tmp"/*.deb)
-deb=${debs[0]}
-dpkg -x "$deb" "$tmp/root"
-[ -s "$tmp/root/boot/vmlinuz-$rel" ] || die "$deb has no boot/vmlinuz-$rel"
-rm -f "$deb"
+[ -s "$tmp/root/boot/vmlinuz-$rel" ] || die "no boot/vmlinuz-$rel in the image package"
 rm -rf "$dir"
 mv "$tmp" "$dir"
 trap - EXIT
