@@ -110,7 +110,6 @@ struct uncore_cspmu_impl {
  * @socket:    NUMA node of the first associated CPU
  * @rc:        RC number (_DSD instance_id), with impl->rc_name
  * @timer:     folds narrow counters often enough when there is no IRQ
- * @has_timer: @timer is set up (no IRQ, counters narrower than 48 bits)
  * @priv:      driver data
  * @pmcr_e:    PMCR.E as last written
  * @frozen:    a read transaction cleared PMCR.E
@@ -141,7 +140,6 @@ struct uncore_cspmu {
 	u32 socket;
 	u32 rc;
 	struct hrtimer timer;
-	bool has_timer;
 	void *priv;
 	bool pmcr_e;
 	bool frozen;

@@ -267,6 +267,12 @@ static void cspmu_set_pmcr_e(struct uncore_cspmu *c, bool on)
 	c->pmcr_e = on;
 }
 
+/* No overflow interrupt and counters narrow enough to wrap: @timer folds them. */
+static bool cspmu_uses_timer(const struct uncore_cspmu *c)
+{
+	return c->upmu.irq <= 0 && c->upmu.counter_width < CSPMU_TIMER_WIDTH;
+}
+
 static void cspmu_enable(struct uncore_pmu *upmu)
 {
 	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
@@ -276,7 +282,7 @@ static void cspmu_enable(struct uncore_pmu *upmu)
 	if (!uncore_pmu_busy(upmu))
 		return;
 	cspmu_set_pmcr_e(c, true);
-	if (c->has_timer && !hrtimer_active(&c->timer))
+	if (cspmu_uses_timer(c) && !hrtimer_active(&c->timer))
 		hrtimer_start(&c->timer, ns_to_ktime(CSPMU_TIMER_NS), HRTIMER_MODE_REL_PINNED);
 }
 
@@ -585,11 +591,10 @@ static int cspmu_setup_irq(struct platform_device *pdev, struct uncore_cspmu *c)
 		c->upmu.irq = irq;
 		return 0;
 	}
-	if (c->upmu.counter_width >= CSPMU_TIMER_WIDTH)
+	if (!cspmu_uses_timer(c))
 		return 0;
 	uncore_hrtimer_setup(&c->timer, cspmu_timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_PINNED);
-	c->has_timer = true;
 	return devm_add_action_or_reset(dev, cspmu_timer_cancel, &c->timer);
 }
 
