@@ -3,7 +3,6 @@
 #
 # Usage: $0 SERIES [x86|arm64]   print the path of a kernel build tree
 #        $0 --list               print the series of the build matrix
-#        $0 --release SERIES [x86|arm64]   print the tree's kernel release
 #        $0 --pin SERIES x86|arm64   print "VERSION ABI" of the Debian packages
 #
 # 6.1 x86:   the installed Debian amd64 headers (the version
@@ -173,14 +172,6 @@ list()
 	{ echo 6.1; awk '!/^#/ && NF { print $1 }' "$CONF"; } | sort -V
 }
 
-release()
-{
-	local tree
-
-	tree=$("$0" "$@")
-	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$tree/include/generated/utsrelease.h"
-}
-
 case "${1:-}" in
 --list)		list; exit 0 ;;
 --pin)		[ $# -eq 3 ] || die "usage: --pin SERIES x86|arm64"
@@ -192,9 +183,8 @@ case "${1:-}" in
 		resolve "$2" "$fl"
 		echo "$VER $ABI"
 		exit 0 ;;
---release)	shift; release "$@"; exit 0 ;;
 esac
-[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n "4,7{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n "4,6{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0" >&2; exit 2; }
 case "$1:${2:-x86}" in
 6.1:x86)	kdir_61 ;;
 6.1:arm64)	exec "$HERE/arm64.sh" kdir ;;
