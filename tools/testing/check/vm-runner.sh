@@ -59,6 +59,13 @@ stalled()
 		"$2" "$TMP/$name/console.log" "$1"
 }
 
+# died BOOT REPORT: run.sh's line for a boot of case $name that ended early
+died()
+{
+	printf "# vm: boot %s ended (QEMU status 0) before the guest's init ran" "$1"
+	printf ' (%s; console in %s.stall%s)\n' "$2" "$TMP/$name/console.log" "$1"
+}
+
 # expect NAME STATUS ARGS...: start run.sh (console log in the case's dir) and
 # compare its status and stdout with STATUS and $TMP/NAME/expect
 expect()
@@ -75,7 +82,7 @@ expect()
 		>"$TMP/$name/diff"; then
 		bad=$((bad + 1))
 		echo "FAIL $name: exit status $st (want $want)"
-		cat "$TMP/$name/diff" "$TMP/$name/err"
+		cat "$TMP/$name/diff" "$TMP/$name/err" 2>/dev/null
 	fi
 }
 
@@ -124,10 +131,46 @@ name=stall-twice
 	stalled 1 '[    0.000000] Linux version 6.1.0'
 	echo '# vm: booting the guest again'
 	stalled 2 '[    0.000000] Linux version 6.1.0'
-	echo "not ok - vm: the kernel stalled in early boot twice, before the guest's init"
+	echo "not ok - vm: the kernel failed in early boot twice, before the guest's init"
 	echo '0 passed, 1 failed'
 } >"$TMP/$name/expect"
 expect stall-twice 1 --boot-stall 3
+
+# Dead before init the first time (the x86 7.3 "Oops: int3" under TCG):
+# booted again; the first boot's report is kept aside, not counted.
+script died-once 1 <<'EOF'
+console [    2.572794] Oops: int3: 0000 [#1] SMP PTI
+console [    2.600030] Call Trace:
+console [    2.956293] Kernel panic - not syncing: Fatal exception in interrupt
+exit
+EOF
+script died-once <<<"$ok_boot"
+name=died-once
+{
+	died 1 '[    2.572794] Oops: int3: 0000 [#1] SMP PTI'
+	echo '# vm: booting the guest again'
+	echo 'ok 1 - init: insmod uncore_pmu'
+	echo '1 passed, 0 failed'
+} >"$TMP/$name/expect"
+expect died-once 0 --boot-stall 3
+
+# Dead before init twice: the run fails, with the second boot's report.
+script died-twice <<'EOF'
+console [    2.956293] Kernel panic - not syncing: Fatal exception in interrupt
+exit
+EOF
+name=died-twice
+panic='[    2.956293] Kernel panic - not syncing: Fatal exception in interrupt'
+{
+	died 1 "$panic"
+	echo '# vm: booting the guest again'
+	died 2 "$panic"
+	echo "not ok - vm: the kernel failed in early boot twice, before the guest's init"
+	echo "# console: $panic"
+	echo "# console: 1 kernel problem report(s); full log: $TMP/$name/console.log"
+	echo '0 passed, 2 failed'
+} >"$TMP/$name/expect"
+expect died-twice 1 --boot-stall 3
 
 # Output that keeps coming, however slowly, is not a stall.
 script slow-boot <<EOF
