@@ -206,11 +206,13 @@ for d in $(cat /tests/order); do
 		name=${t##*/}
 		say "@@ start $name"
 		echo "uncore-vm: running $d/$name"
+		t0=$(cut -d. -f1 /proc/uptime)
 		(cd /tmp && exec timeout -k 10 $TEST_TIMEOUT "$t") </dev/null >/tmp/.out 2>&1 3>&-
 		st=$?
 		kill -KILL -1 2>/dev/null # leftovers of the test (we are pid 1)
 		sed "s|^|$name: |" /tmp/.out
-		echo "uncore-vm: $d/$name exited with status $st"
+		echo "uncore-vm: $d/$name exited with status $st" \
+		     "after $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 		awk -v name="$name" -v st=$st -v tmo=$TEST_TIMEOUT '
 		/^(not )?ok([ \t]|$)/ {
 			nok = /^not ok/; p = nok ? "not ok" : "ok"
