@@ -75,13 +75,12 @@ clean:
 	+$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	rm -rf .build
 
-# make check: static checks, then the VM tests, one closing line for both.
+# make check: static checks and the VM tests side by side, one closing line
+# for both.
 STATE := $(CURDIR)/.check-state
 check:
-	@mkdir -p .build && rm -f $(STATE)
-	+@UNCORE_TAP_STATE=$(STATE) tools/testing/check/run.sh --no-summary || true
-	+@UNCORE_TAP_STATE=$(STATE) tools/testing/vm-all.sh || true
-	@tools/testing/check/summary.sh $(STATE)
+	@mkdir -p .build
+	+@tools/testing/check/all.sh $(STATE)
 
 # make vm-test [EXTRA_TESTS=<dir>] [FIRMWARE=<variant>] [ARCH=arm64] [KERNEL=<series>]
 vm-test:

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: the static checks (run.sh) and the VM boots (vm-all.sh) side
+# by side, then one closing "N passed, N failed" line for both.
+#
+# Usage: $0 STATEFILE
+#
+# Dependencies are installed first, once, so that the two never run apt at
+# the same time. The boots keep the machine's two CPUs busy for most of the
+# run; the static checks, mostly compilers, run niced beside them and fill
+# what the guests leave idle, instead of running before them.
+# The static checks' lines come as they finish; the boots' output follows
+# once the last boot ends, each boot whole, in job order.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+STATE=${1:?usage: all.sh STATEFILE}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+rm -f "$STATE"
+UNCORE_TAP_STATE=$STATE
+# shellcheck source=tap.sh
+. "$HERE/tap.sh"
+
+if ! "$HERE/deps.sh" >"$TMP/deps.out" 2>&1; then
+	tap_not_ok "install dependencies" "$TMP/deps.out"
+	tap_summary
+	exit 1
+fi
+
+UNCORE_TAP_STATE=$TMP/vm.state UNCORE_SKIP_DEPS=1 "$HERE/../vm-all.sh" \
+	>"$TMP/vm.out" &
+vm=$!
+# niced: the guests' timing (traffic while perf counts) comes first
+UNCORE_TAP_STATE=$STATE UNCORE_SKIP_DEPS=1 nice -n 10 "$HERE/run.sh" --no-summary
+wait $vm
+cat "$TMP/vm.out"
+
+# the two stages' counts, added
+p=0 f=0
+for s in "$STATE" "$TMP/vm.state"; do
+	n=$(awk '$1 == "passed" { print $2 }' "$s" 2>/dev/null)
+	p=$((p + ${n:-0}))
+	n=$(awk '$1 == "failed" { print $2 }' "$s" 2>/dev/null)
+	f=$((f + ${n:-0}))
+done
+if [ ! -s "$TMP/vm.state" ]; then
+	echo "not ok - vm: the boots reported nothing"
+	f=$((f + 1))
+fi
+printf 'passed %d\nfailed %d\n' "$p" "$f" >"$STATE"
+exec "$HERE/summary.sh" "$STATE"
