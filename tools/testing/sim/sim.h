@@ -161,6 +161,7 @@ struct sim_irq;
  * @rate:      background traffic, or NULL; changed only with @rate_work
  *             cancelled
  * @rate_work: applies @rate periodically
+ * @injecting: inject writes in progress (the busy file)
  * @irq:       its overflow interrupt (sim_irq.c), or NULL for none
  */
 struct sim_dev {
@@ -173,6 +174,7 @@ struct sim_dev {
 	struct mutex rate_lock;		/* see above */
 	struct sim_rate *rate;
 	struct delayed_work rate_work;
+	atomic_t injecting;
 	struct sim_irq *irq;
 };
 

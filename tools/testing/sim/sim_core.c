@@ -495,7 +495,9 @@ static ssize_t sim_inject_write(struct file *file, const char __user *ubuf,
 	kfree(buf);
 	if (IS_ERR(inj))
 		return PTR_ERR(inj);
+	atomic_inc(&sdev->injecting);
 	ret = nr ? sim_apply(sdev, inj, nr, 1) : -EINVAL;
+	atomic_dec(&sdev->injecting);
 	kfree(inj);
 	return ret ? ret : count;
 }
@@ -544,9 +546,21 @@ static int sim_rate_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/*
+ * An open that truncates (the shell's "> rate" with nothing written) stops
+ * the rate as an empty write does: a test that clears the file that way
+ * must not leave traffic flowing into the tests after it.
+ */
 static int sim_rate_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, sim_rate_show, inode->i_private);
+	struct sim_dev *sdev = inode->i_private;
+
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&sdev->rate_lock);
+		sim_rate_stop(sdev);
+		mutex_unlock(&sdev->rate_lock);
+	}
+	return single_open(file, sim_rate_show, sdev);
 }
 
 static ssize_t sim_rate_write(struct file *file, const char __user *ubuf,
@@ -699,6 +713,25 @@ static int sim_devices_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sim_devices);
 
+/* What would still change counters: running rates, inject writes under way. */
+static int sim_busy_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < sim_topo->nr_devs; i++) {
+		struct sim_dev *sdev = &sim_devs[i];
+
+		mutex_lock(&sdev->rate_lock);
+		if (sdev->rate)
+			seq_printf(m, "%s rate\n", sdev->desc->name);
+		mutex_unlock(&sdev->rate_lock);
+		if (atomic_read(&sdev->injecting))
+			seq_printf(m, "%s inject\n", sdev->desc->name);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_busy);
+
 static int sim_debugfs_init(void)
 {
 	unsigned int i;
@@ -707,6 +740,7 @@ static int sim_debugfs_init(void)
 	if (IS_ERR(sim_root))
 		return PTR_ERR(sim_root);
 	debugfs_create_file("devices", 0444, sim_root, NULL, &sim_devices_fops);
+	debugfs_create_file("busy", 0444, sim_root, NULL, &sim_busy_fops);
 	for (i = 0; i < sim_topo->nr_devs; i++) {
 		struct sim_dev *sdev = &sim_devs[i];
 

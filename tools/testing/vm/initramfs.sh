@@ -199,6 +199,25 @@ for m in $MODULES; do
 	fi
 done
 
+# sim_idle NAME: every test leaves the simulator as it found it, no rate
+# running and no injection under way (an injection still going a few seconds
+# after the test's processes were killed); else the test fails and what it
+# left is stopped, so that no later test counts its traffic.
+sim_idle() {
+	[ -r $UNCORE_SIM/busy ] || return 0
+	i=0
+	while [ -n "$(cat $UNCORE_SIM/busy)" ] && [ $i -lt 30 ]; do
+		grep -q ' rate$' $UNCORE_SIM/busy && break
+		sleep 0.1; i=$((i + 1))
+	done
+	left=$(cat $UNCORE_SIM/busy)
+	[ -n "$left" ] || return 0
+	say "not ok - $1: left the simulator busy: $(echo $left)"
+	for d in $(echo "$left" | awk '$2 == "rate" { print $1 }'); do
+		echo >$UNCORE_SIM/$d/rate
+	done
+}
+
 # Run each executable file of each test directory, in name order.
 for d in $(cat /tests/order); do
 	for t in /tests/$d/*; do
@@ -238,6 +257,7 @@ for d in $(cat /tests/order); do
 					(to ? " (timed out after " tmo " s?)" : "")
 			}
 		}' /tmp/.out >&3
+		sim_idle "$name"
 	done
 done
 
