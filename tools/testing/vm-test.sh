@@ -108,6 +108,8 @@ arm64)	[ -z "$ktree" ] ||
 esac
 [ "$series" = 6.1 ] || BUILD=$BUILD/$series
 
+# The upstream drivers the twins harness builds (tools/testing/twins/).
+TWIN_FILES="marvell_pem_pmu.c nvidia_t410_cmem_latency_pmu.c nvidia_t410_c2c_pmu.c"
 rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw" "$BUILD/debug-tests"
 mkdir -p "$BUILD/modules" "$BUILD/tests/lib" "$BUILD/fw"
 
@@ -117,13 +119,26 @@ echo "vm-test: building modules against $kdir" >&2
 mkdir -p "$BUILD/src"
 git -C "$REPO" ls-files -co --exclude-standard -z |
 	rsync -a --delete --from0 --files-from=- "$REPO/" "$BUILD/src/"
-make -C "$BUILD/src" KDIR="$kdir" ${kmake[@]+"${kmake[@]}"} COMPILE_TEST=1 modules \
-	> "$BUILD/modules.log" 2>&1 || {
+# The upstream twins (tools/testing/twins/README.md), from the tree's own
+# linux-source, linked into the private copy only: on kernels that carry
+# them all (the newest series).
+twins=()
+rm -rf "$BUILD/src/tools/testing/twins/upstream"
+if [ -f "$kdir/source/drivers/perf/nvidia_t410_c2c_pmu.c" ]; then
+	mkdir -p "$BUILD/src/tools/testing/twins/upstream"
+	for f in $TWIN_FILES; do
+		ln -s "$kdir/source/drivers/perf/$f" \
+			"$BUILD/src/tools/testing/twins/upstream/twin_$f"
+	done
+	twins=(UNCORE_TWINS=1)
+fi
+make -C "$BUILD/src" KDIR="$kdir" ${kmake[@]+"${kmake[@]}"} COMPILE_TEST=1 \
+	${twins[@]+"${twins[@]}"} modules > "$BUILD/modules.log" 2>&1 || {
 	cat "$BUILD/modules.log" >&2
 	exit 1
 }
-find "$BUILD/src/drivers" "$BUILD/src/tools/testing/sim" -name '*.ko' \
-	-exec cp {} "$BUILD/modules/" \;
+find "$BUILD/src/drivers" "$BUILD/src/tools/testing/sim" "$BUILD/src/tools/testing/twins" \
+	-name '*.ko' -exec cp {} "$BUILD/modules/" \;
 
 "$BUILD/src/tools/testing/sim/gen.sh" "$variant" "$BUILD/fw" >&2
 tables=()
@@ -187,6 +202,14 @@ else
 		fi
 		cp "$t" "$BUILD/tests/"
 	done
+	# The twins tests, where the twins were built: the default firmware.
+	if [ ${#twins[@]} -gt 0 ] && [ "$variant" = default ]; then
+		for t in "$HERE/twins/tests/"$only; do
+			[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$BUILD/tests/"
+		done
+		cp "$HERE/twins/tests/twins.sh" "$BUILD/tests/lib/"
+		cp "$HERE/twins/known-differences" "$BUILD/tests/lib/twins-known"
+	fi
 	# The firmware as generated, for tests that compare what booted.
 	mkdir -p "$BUILD/tests/fw"
 	cp "$BUILD/fw/"*.aml "$BUILD/fw/"*.dat "$BUILD/tests/fw/" 2>/dev/null || true

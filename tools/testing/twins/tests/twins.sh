@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Side-by-side helpers of the twins tests (busybox sh), sourced after
+# lib.sh. A scenario prints one line per observation, "<key> <value>", the
+# same keys whichever driver is loaded (the value is the line's last
+# field, so it holds no blank); twin_compare then checks every key
+# of ours against the twin's, and every listed known difference against
+# what was seen. Known differences: lib/twins-known, one per line,
+# "<family> <key>|<reason>".
+
+TWIN_KNOWN=$TESTLIB/twins-known
+
+# abi_snapshot PMU...: PMU names, format/ and events/ contents, identifier,
+# cpumask, as "<pmu>/<file> <value>"
+abi_snapshot() {
+	for p in "$@"; do
+		echo "$p/ registered"
+		for f in $EV/$p/format/* $EV/$p/events/*; do
+			[ -f "$f" ] || continue
+			echo "$p/${f#$EV/$p/} $(cat "$f")"
+		done
+		for f in identifier cpumask; do
+			if [ -f "$EV/$p/$f" ]; then
+				echo "$p/$f $(cat "$EV/$p/$f")"
+			else
+				echo "$p/$f (none)"
+			fi
+		done
+	done
+}
+
+# stat_all INJECT EVENT...: count every EVENT in one system-wide perf run
+# while sh -c INJECT runs; prints "count <event> <count>" per event
+stat_all() {
+	_inj=$1
+	shift
+	_args=""
+	for _e in "$@"; do
+		_args="$_args -e $_e"
+	done
+	perf stat -a -x';' $_args -- sh -c "$_inj" 2>&1 >/dev/null |
+		awk -F';' '{ print "count " $3 " " $1 }'
+}
+
+# twin_swap OURS TWIN: unload our driver OURS, load the twin module TWIN
+# (after twin_shim); twin_unswap OURS TWIN: the other way round. Both fail
+# the test (and say why) if a module does not go or come. Modules load on
+# CPU 3, so that a driver which takes the CPU its probe runs on gives the
+# same answer every time.
+twin_swap() {
+	check_cmd "rmmod $1" rmmod "$1"
+	lsmod | grep -q '^twin_shim ' ||
+		check_cmd "insmod twin_shim" insmod /lib/modules-test/twin_shim.ko
+	check_cmd "insmod $2 (on CPU 3)" taskset 8 insmod "/lib/modules-test/$2.ko"
+}
+twin_unswap() {
+	check_cmd "rmmod $2" rmmod "$2"
+	check_cmd "insmod $1 again (on CPU 3)" taskset 8 insmod "/lib/modules-test/$1.ko"
+}
+
+# twin_compare FAMILY OURS TWIN [EXPECTED]: every key of OURS must have the
+# same value in TWIN, unless "<FAMILY> <key>" is a known difference; a known
+# difference that did not occur fails too (the list says what is true
+# today). With EXPECTED (lines "<key> <value>" of what the injections
+# must give), ours must match it exactly.
+twin_compare() {
+	_fam=$1
+	awk -v fam="$_fam" -v known="$TWIN_KNOWN" -v expf="${4:-}" '
+	# a line is "<key> <value>": the value is its last field
+	function key(line) { sub(/ [^ ]*$/, "", line); return line }
+	function val(line) { return substr(line, length(key(line)) + 2) }
+	BEGIN {
+		while ((getline l < known) > 0) {
+			if (l ~ /^#/ || l !~ /\|/) continue
+			k = substr(l, 1, index(l, "|") - 1)
+			if (index(k, fam " ") != 1) continue
+			k = substr(k, length(fam) + 2)
+			why[k] = substr(l, index(l, "|") + 1); seen[k] = 0
+		}
+		if (expf != "")
+			while ((getline l < expf) > 0) want[key(l)] = val(l)
+	}
+	FILENAME == ARGV[1] { ours[key($0)] = val($0); order[++n] = key($0); next }
+	{ twin[key($0)] = val($0); if (!(key($0) in ours)) order[++n] = key($0) }
+	END {
+		for (i = 1; i <= n; i++) {
+			k = order[i]
+			o = (k in ours) ? ours[k] : "(missing)"
+			t = (k in twin) ? twin[k] : "(missing)"
+			if ((k in want) && o != want[k])
+				printf "not ok - %s %s: ours %s, injected %s\n", fam, k, o, want[k]
+			if (o == t) { agree++; continue }
+			if (k in why) {
+				seen[k] = 1
+				printf "known %s (ours %s, twin %s): %s\n", k, o, t, why[k]
+				continue
+			}
+			printf "not ok - %s %s: ours %s, twin %s\n", fam, k, o, t
+		}
+		for (k in seen)
+			if (!seen[k])
+				printf "not ok - %s %s: %s\n", fam, k,
+					"listed as a known difference, but both agree"
+		printf "agree %d\n", agree
+	}' "$2" "$3"
+}
+
+# twin_report FAMILY WHAT OURS TWIN [EXPECTED]: twin_compare as one TAP line
+twin_report() {
+	_out=$(twin_compare "$1" "$3" "$4" "${5:-}")
+	echo "$_out" | grep '^known' | sed "s/^/# $1 /"
+	_n=$(echo "$_out" | sed -n 's/^agree //p')
+	_k=$(echo "$_out" | grep -c '^known')
+	_what="ours and the upstream twin agree"
+	if echo "$_out" | grep -q '^not ok' || [ "${_n:-0}" -eq 0 ]; then
+		not_ok "$1 $2: $_what" "agreed on ${_n:-0}"
+		echo "$_out" | grep '^not ok' | head -n 20 | sed 's/^not ok - /#   /'
+	else
+		ok "$1 $2: $_what on $_n observations ($_k known differences)"
+	fi
+}

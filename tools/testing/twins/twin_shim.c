@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twin_shim.ko: the register windows of the upstream twin drivers, mapped
+ * with uncore_map_resource() and looked up by address on every access, so
+ * that a twin reads and writes the test simulator's model (or the real
+ * registers, where no backend claims them) through the helper layer's
+ * accessors. Test-only, never shipped: tools/testing/twins/README.md.
+ */
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+
+#include "uncore_compat.h"
+#include "uncore_pmu.h"
+/* last: its accessor macros must not reach the headers above */
+#include "twin_shim.h"
+
+struct twin_win {
+	struct list_head node;
+	struct uncore_win win;
+	struct rcu_head rcu;
+};
+
+static LIST_HEAD(twin_wins);		/* RCU readers; writers take twin_lock */
+static DEFINE_MUTEX(twin_lock);
+
+static void twin_unmap(void *data)
+{
+	struct twin_win *tw = data;
+
+	mutex_lock(&twin_lock);
+	list_del_rcu(&tw->node);
+	mutex_unlock(&twin_lock);
+	kfree_rcu(tw, rcu);
+}
+
+/**
+ * twin_map - map MEM resource @index of @pdev through the helper layer
+ * @pdev:  the twin's device
+ * @index: the resource's index among the MEM resources
+ * @res:   if not NULL, set to the resource
+ *
+ * Return: the mapping's address, or an IOMEM_ERR_PTR().
+ */
+void __iomem *twin_map(struct platform_device *pdev, unsigned int index,
+		       struct resource **res)
+{
+	struct resource *r = platform_get_resource(pdev, IORESOURCE_MEM, index);
+	struct twin_win *tw;
+	int ret;
+
+	if (!r)
+		return IOMEM_ERR_PTR(-EINVAL);
+	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
+	if (!tw)
+		return IOMEM_ERR_PTR(-ENOMEM);
+	ret = uncore_map_resource(&pdev->dev, r, &tw->win);
+	if (ret) {
+		kfree(tw);
+		return IOMEM_ERR_PTR(ret);
+	}
+	mutex_lock(&twin_lock);
+	list_add_rcu(&tw->node, &twin_wins);
+	mutex_unlock(&twin_lock);
+	ret = devm_add_action_or_reset(&pdev->dev, twin_unmap, tw);
+	if (ret)
+		return IOMEM_ERR_PTR(ret);
+	if (res)
+		*res = r;
+	return tw->win.base;
+}
+EXPORT_SYMBOL_GPL(twin_map);
+
+/* The window holding [@addr, @addr + @bytes), and the offset in it. */
+static const struct uncore_win *twin_find(const void __iomem *addr,
+					  unsigned int bytes, u32 *off)
+{
+	const struct twin_win *tw;
+
+	list_for_each_entry_rcu(tw, &twin_wins, node) {
+		unsigned long d = (unsigned long)addr - (unsigned long)tw->win.base;
+
+		if ((unsigned long)addr >= (unsigned long)tw->win.base &&
+		    d + bytes <= tw->win.size) {
+			*off = d;
+			return &tw->win;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * twin_read - a twin's readl()/readq()
+ * @addr:  the register's address in a mapping of twin_map()
+ * @bytes: 4 or 8
+ *
+ * Return: the register's value; all ones, with a warning, for an address
+ * outside every mapping.
+ */
+u64 twin_read(const void __iomem *addr, unsigned int bytes)
+{
+	const struct uncore_win *win;
+	u64 val = U64_MAX;
+	u32 off;
+
+	rcu_read_lock();
+	win = twin_find(addr, bytes, &off);
+	if (win)
+		val = bytes == 8 ? uncore_read64(win, off) : uncore_read32(win, off);
+	rcu_read_unlock();
+	WARN_ONCE(!win, "twin_shim: read outside the mapped windows\n");
+	return bytes == 8 ? val : (u32)val;
+}
+EXPORT_SYMBOL_GPL(twin_read);
+
+/**
+ * twin_write - a twin's writel()/writeq()
+ * @val:   the value
+ * @addr:  the register's address in a mapping of twin_map()
+ * @bytes: 4 or 8
+ */
+void twin_write(u64 val, void __iomem *addr, unsigned int bytes)
+{
+	const struct uncore_win *win;
+	u32 off;
+
+	rcu_read_lock();
+	win = twin_find(addr, bytes, &off);
+	if (win && bytes == 8)
+		uncore_write64(win, off, val);
+	else if (win)
+		uncore_write32(win, off, val);
+	rcu_read_unlock();
+	WARN_ONCE(!win, "twin_shim: write outside the mapped windows\n");
+}
+EXPORT_SYMBOL_GPL(twin_write);
+
+MODULE_DESCRIPTION("Test-only: upstream twin drivers on the uncore helper layer");
+MODULE_LICENSE("GPL");
+UNCORE_IMPORT_NS();
