@@ -224,6 +224,9 @@ done
 for v in UNCORE_FUZZ_SEED UNCORE_FUZZ_ITER UNCORE_FUZZ_TIME; do
 	[ -z "${!v:-}" ] || echo "$v=${!v}"
 done > "$BUILD/tests/lib/fuzz.conf"
+# perf's own all-PMU test in 90-all-pmu.sh, unless the caller (vm-all.sh)
+# leaves it to another boot: UNCORE_PERF_ALL_PMU_TEST=0.
+echo "PERF_ALL_PMU_TEST=${UNCORE_PERF_ALL_PMU_TEST:-1}" > "$BUILD/tests/lib/suite.conf"
 # The bench's timing part runs in make bench only.
 echo "BENCH_TIMING=$bench" > "$BUILD/tests/lib/bench.conf"
 

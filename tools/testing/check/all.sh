@@ -7,9 +7,9 @@
 # Usage: $0 STATEFILE
 #
 # Dependencies are installed first, once, so that the two never run apt at
-# the same time. The boots keep the machine's two CPUs busy for most of the
-# run; the static checks, mostly compilers, run niced beside them and fill
-# what the guests leave idle, instead of running before them.
+# the same time. Two guests and the static checks then share the
+# machine's two CPUs evenly (niced, the static checks got next to nothing
+# while two guests ran, then ran alone for 8 minutes at the end).
 # The static checks' lines come as they finish; the boots' output follows
 # once the last boot ends, each boot whole, in job order.
 set -u
@@ -32,8 +32,7 @@ fi
 UNCORE_TAP_STATE=$TMP/vm.state UNCORE_SKIP_DEPS=1 "$HERE/../vm-all.sh" \
 	>"$TMP/vm.out" &
 vm=$!
-# niced: the guests' timing (traffic while perf counts) comes first
-UNCORE_TAP_STATE=$STATE UNCORE_SKIP_DEPS=1 nice -n 10 "$HERE/run.sh" --no-summary
+UNCORE_TAP_STATE=$STATE UNCORE_SKIP_DEPS=1 "$HERE/run.sh" --no-summary
 wait $vm
 cat "$TMP/vm.out"
 
