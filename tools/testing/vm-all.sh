@@ -6,8 +6,8 @@
 # guest on Debian's 6.1 with each variant (tools/testing/tests/variants/*),
 # run by UNCORE_VM_JOBS workers at once (default 2: a TCG guest keeps about
 # one host CPU busy). Each worker builds in a directory of its own
-# (.vm-build-<n>); each boot's output is kept and printed whole, in job
-# order, once it is done. The default suite on 6.1 is make vm-test's
+# (worker-<n> under the cache); each boot's output is kept and printed
+# whole, in job order, once it is done. The default suite on 6.1 is make vm-test's
 # default, not make check's: the variants keep 6.1 booted in make check,
 # and every check of the default suite runs on the newest kernel (the
 # CPU 0 hotplug ones on arm64, where CPU 0 can go offline).
@@ -17,20 +17,25 @@
 #   --kernel-tree, --timeout-scale: passed to every vm-test.sh (make
 #   check-debug); then x86 boots only, the default firmware and the
 #   variants, in build directories
-#   .vm-build-debug-<n>, so a make check may run beside it.
+#   debug-<n> under the cache, so a make check may run beside it.
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 JOBS=${UNCORE_VM_JOBS:-2}
 VMARGS=()
-BUILDPFX=.vm-build-
+# Build directories outside the repository: make check's static checks run
+# beside the boots, and their "make clean" in the repository (kbuild M=)
+# would delete build products (.mod files) in any directory under it.
+# Kept per clone in the cache, so a later run builds incrementally.
+BUILDROOT=${UNCORE_CACHE:-/var/cache/uncore-pmu}/vm-build/$(echo "$REPO" | md5sum | cut -c1-12)
+BUILDPFX=$BUILDROOT/worker-
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel-tree|--timeout-scale)
 		[ $# -ge 2 ] || { echo "vm-all.sh: $1 needs a value" >&2; exit 2; }
 		VMARGS+=("$1" "$2")
-		BUILDPFX=.vm-build-debug-
+		BUILDPFX=$BUILDROOT/debug-
 		shift 2 ;;
 	*)	echo "vm-all.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -82,7 +87,7 @@ run_job() {
 	[ "$arch/$variant" != x86_64/default ] || [ -n "$VMARGS_S" ] || all_pmu=0
 	# shellcheck disable=SC2086 # VMARGS_S: the options, one word each
 	UNCORE_PERF_ALL_PMU_TEST=$all_pmu \
-	UNCORE_VM_BUILD="$REPO/$BUILDPFX$slot" UNCORE_TAP_STATE="$TMP/state$n" \
+	UNCORE_VM_BUILD="$BUILDPFX$slot" UNCORE_TAP_STATE="$TMP/state$n" \
 		"$HERE/vm-test.sh" --no-summary --arch "$arch" --firmware "$variant" \
 		--kernel "$series" $VMARGS_S >"$TMP/out$n" 2>&1
 	echo "vm-all: $arch/$variant/$series done ($(grep -c '^ok' "$TMP/out$n") ok," \
