@@ -11,7 +11,7 @@
 TWIN_KNOWN=$TESTLIB/twins-known
 
 # abi_snapshot PMU...: PMU names, format/ and events/ contents, identifier,
-# cpumask, as "<pmu>/<file> <value>"
+# cpumask, associated_cpus and peer, as "<pmu>/<file> <value>"
 abi_snapshot() {
 	for p in "$@"; do
 		echo "$p/ registered"
@@ -19,7 +19,7 @@ abi_snapshot() {
 			[ -f "$f" ] || continue
 			echo "$p/${f#$EV/$p/} $(cat "$f")"
 		done
-		for f in identifier cpumask; do
+		for f in identifier cpumask associated_cpus peer; do
 			if [ -f "$EV/$p/$f" ]; then
 				echo "$p/$f $(cat "$EV/$p/$f")"
 			else
