@@ -87,6 +87,7 @@ scenario() {
 	echo "log overflow-report no" >>"$2"
 }
 
+twin_reload nvidia_t410_c2c_pmu
 scenario /tmp/c2c.ours /tmp/c2c.want
 twin_swap nvidia_t410_c2c_pmu twin_nvidia_t410_c2c_pmu
 scenario /tmp/c2c.twin /tmp/c2c.want2

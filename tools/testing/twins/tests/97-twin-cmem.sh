@@ -56,6 +56,7 @@ scenario() {
 	done
 }
 
+twin_reload nvidia_t410_cmem_latency_pmu
 scenario /tmp/cmem.ours /tmp/cmem.want
 twin_swap nvidia_t410_cmem_latency_pmu twin_nvidia_t410_cmem_latency_pmu
 scenario /tmp/cmem.twin /tmp/cmem.want2

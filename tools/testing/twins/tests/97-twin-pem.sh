@@ -32,6 +32,7 @@ scenario() {
 	done
 }
 
+twin_reload marvell_pem_pmu
 scenario /tmp/pem.ours /tmp/pem.want
 twin_swap marvell_pem_pmu twin_marvell_pem_pmu
 scenario /tmp/pem.twin /tmp/pem.want2

@@ -53,6 +53,13 @@ twin_swap() {
 		check_cmd "insmod twin_shim" insmod /lib/modules-test/twin_shim.ko
 	check_cmd "insmod $2 (on CPU 3)" taskset 8 insmod "/lib/modules-test/$2.ko"
 }
+# twin_reload OURS: load our driver afresh, on CPU 3 as the twin will be,
+# so that both are compared from the state a load gives (earlier tests may
+# have moved our PMUs' CPUs by hotplug)
+twin_reload() {
+	check_cmd "rmmod $1" rmmod "$1"
+	check_cmd "insmod $1 afresh (on CPU 3)" taskset 8 insmod "/lib/modules-test/$1.ko"
+}
 twin_unswap() {
 	check_cmd "rmmod $2" rmmod "$2"
 	check_cmd "insmod $1 again (on CPU 3)" taskset 8 insmod "/lib/modules-test/$1.ko"
