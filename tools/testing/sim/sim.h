@@ -7,6 +7,7 @@
 #ifndef __UNCORE_SIM_H
 #define __UNCORE_SIM_H
 
+#include <linux/atomic.h>
 #include <linux/dcache.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>

@@ -58,9 +58,10 @@ scenario() {
 				echo "count $p/$e/ $want" >>"$2"
 				echo "count $p/$(cat "$f")/ $want" >>"$2"
 			done
-			stat_all "for f in /tmp/c2c.inj.p.*; do cat \$f > $UNCORE_SIM/$p/inject; done;
-				for f in /tmp/c2c.inj.q.*; do cat \$f > $UNCORE_SIM/$q/inject; done" \
-				$ev >>"$1"
+			inj="for f in /tmp/c2c.inj.p.*; do cat \$f > $UNCORE_SIM/$p/inject; done"
+			inj="$inj; for f in /tmp/c2c.inj.q.*; do"
+			inj="$inj cat \$f > $UNCORE_SIM/$q/inject; done"
+			stat_all "$inj" $ev >>"$1"
 		done
 	done
 	# gpu_mask: instances 0-6 are GPU 0, 7-13 GPU 1

@@ -55,6 +55,7 @@ struct seq_file { int unused; };
 struct dentry;
 struct mutex { int unused; };
 struct delayed_work { int unused; };
+typedef struct { int counter; } atomic_t;
 struct kstub_raw_spinlock { int unused; };
 
 #define raw_spinlock_t		struct kstub_raw_spinlock
