@@ -56,12 +56,6 @@ scenario() {
 	done
 }
 
-twin_reload nvidia_t410_cmem_latency_pmu
-scenario /tmp/cmem.ours /tmp/cmem.want
-twin_swap nvidia_t410_cmem_latency_pmu twin_nvidia_t410_cmem_latency_pmu
-scenario /tmp/cmem.twin /tmp/cmem.want2
-twin_unswap nvidia_t410_cmem_latency_pmu twin_nvidia_t410_cmem_latency_pmu
-check_eq "the same injections for both" "" "$(cmp /tmp/cmem.want /tmp/cmem.want2 2>&1)"
-twin_report cmem "ABI and counts" /tmp/cmem.ours /tmp/cmem.twin /tmp/cmem.want
+twin_run cmem nvidia_t410_cmem_latency_pmu
 
 done_testing

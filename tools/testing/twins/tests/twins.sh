@@ -126,3 +126,15 @@ twin_report() {
 		ok "$1 $2: $_what on $_n observations ($_k known differences)"
 	fi
 }
+
+# twin_run FAMILY OURS: the scenario() of the calling test on our driver
+# OURS (loaded afresh), then on twin_OURS, then ours back; compared
+twin_run() {
+	twin_reload "$2"
+	scenario /tmp/$1.ours /tmp/$1.want
+	twin_swap "$2" "twin_$2"
+	scenario /tmp/$1.twin /tmp/$1.want2
+	twin_unswap "$2" "twin_$2"
+	check_eq "the same injections for both" "" "$(cmp /tmp/$1.want /tmp/$1.want2 2>&1)"
+	twin_report "$1" "ABI and counts" /tmp/$1.ours /tmp/$1.twin /tmp/$1.want
+}
