@@ -19,7 +19,7 @@ ARM64_MODS="drivers/perf/uncore_pmu drivers/perf/marvell_pem_pmu
 	drivers/perf/nvidia_t410_cmem_latency_pmu drivers/perf/nvidia_t410_c2c_pmu
 	drivers/perf/nvidia_t410_ucf_pmu drivers/perf/nvidia_t410_pcie_pmu
 	drivers/perf/nvidia_t410_pcie_tgt_pmu"
-ARM64_SIM=tools/testing/sim/uncore_sim
+ARM64_SIM="tools/testing/sim/uncore_sim tools/testing/twins/twin_shim"
 
 # arm64_kos OUT MODULES...: each module must be an aarch64 object
 arm64_kos()

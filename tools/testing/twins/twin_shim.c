@@ -39,6 +39,36 @@ static void twin_unmap(void *data)
 }
 
 /**
+ * twin_map_res - map @res for @dev through the helper layer
+ * @dev: the twin's device (the mapping is device managed)
+ * @res: a MEM resource
+ *
+ * Return: the mapping's address, or an IOMEM_ERR_PTR().
+ */
+void __iomem *twin_map_res(struct device *dev, struct resource *res)
+{
+	struct twin_win *tw;
+	int ret;
+
+	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
+	if (!tw)
+		return IOMEM_ERR_PTR(-ENOMEM);
+	ret = uncore_map_resource(dev, res, &tw->win);
+	if (ret) {
+		kfree(tw);
+		return IOMEM_ERR_PTR(ret);
+	}
+	mutex_lock(&twin_lock);
+	list_add_rcu(&tw->node, &twin_wins);
+	mutex_unlock(&twin_lock);
+	ret = devm_add_action_or_reset(dev, twin_unmap, tw);
+	if (ret)
+		return IOMEM_ERR_PTR(ret);
+	return tw->win.base;
+}
+EXPORT_SYMBOL_GPL(twin_map_res);
+
+/**
  * twin_map - map MEM resource @index of @pdev through the helper layer
  * @pdev:  the twin's device
  * @index: the resource's index among the MEM resources
@@ -50,28 +80,14 @@ void __iomem *twin_map(struct platform_device *pdev, unsigned int index,
 		       struct resource **res)
 {
 	struct resource *r = platform_get_resource(pdev, IORESOURCE_MEM, index);
-	struct twin_win *tw;
-	int ret;
+	void __iomem *base;
 
 	if (!r)
 		return IOMEM_ERR_PTR(-EINVAL);
-	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
-	if (!tw)
-		return IOMEM_ERR_PTR(-ENOMEM);
-	ret = uncore_map_resource(&pdev->dev, r, &tw->win);
-	if (ret) {
-		kfree(tw);
-		return IOMEM_ERR_PTR(ret);
-	}
-	mutex_lock(&twin_lock);
-	list_add_rcu(&tw->node, &twin_wins);
-	mutex_unlock(&twin_lock);
-	ret = devm_add_action_or_reset(&pdev->dev, twin_unmap, tw);
-	if (ret)
-		return IOMEM_ERR_PTR(ret);
-	if (res)
+	base = twin_map_res(&pdev->dev, r);
+	if (!IS_ERR(base) && res)
 		*res = r;
-	return tw->win.base;
+	return base;
 }
 EXPORT_SYMBOL_GPL(twin_map);
 

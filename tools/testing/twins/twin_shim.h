@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Force-included (-include) into every upstream twin driver: its register
- * windows are mapped through the helper layer, so the test simulator (the
- * layer's register backend) serves them as it serves ours, and its MMIO
- * accessors go through the layer's. Nothing else of the upstream file is
- * touched. Test-only, never shipped: tools/testing/twins/README.md.
+ * windows (platform resources, or resources it found itself, as the
+ * PCIE-TGT address filter's from _CRS) are mapped through the helper
+ * layer, so the test simulator (the layer's register backend) serves them
+ * as it serves ours, and its MMIO accessors go through the layer's.
+ * Nothing else of the upstream file is touched. Test-only, never
+ * shipped: tools/testing/twins/README.md.
  */
 #ifndef __TWIN_SHIM_H
 #define __TWIN_SHIM_H
@@ -14,6 +16,7 @@
 
 void __iomem *twin_map(struct platform_device *pdev, unsigned int index,
 		       struct resource **res);
+void __iomem *twin_map_res(struct device *dev, struct resource *res);
 u64 twin_read(const void __iomem *addr, unsigned int bytes);
 void twin_write(u64 val, void __iomem *addr, unsigned int bytes);
 
@@ -38,5 +41,6 @@ void twin_write(u64 val, void __iomem *addr, unsigned int bytes);
 	twin_map(pdev, index, NULL)
 #define devm_platform_get_and_ioremap_resource(pdev, index, res) \
 	twin_map(pdev, index, res)
+#define devm_ioremap_resource(dev, res)	twin_map_res(dev, res)
 
 #endif /* __TWIN_SHIM_H */
