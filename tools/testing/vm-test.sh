@@ -108,8 +108,12 @@ arm64)	[ -z "$ktree" ] ||
 esac
 [ "$series" = 6.1 ] || BUILD=$BUILD/$series
 
-# The upstream drivers the twins harness builds (tools/testing/twins/).
+# The upstream drivers the twins harness builds (tools/testing/twins/), as
+# paths under drivers/perf. The CoreSight PMU engine and its NVIDIA module
+# find their CPUs and instance ids only on ACPI arm64: built for arm64 only.
 TWIN_FILES="marvell_pem_pmu.c nvidia_t410_cmem_latency_pmu.c nvidia_t410_c2c_pmu.c"
+[ "$arch" != arm64 ] || TWIN_FILES="$TWIN_FILES arm_cspmu/arm_cspmu.c \
+	arm_cspmu/nvidia_cspmu.c arm_cspmu/arm_cspmu.h"
 rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw" "$BUILD/debug-tests"
 mkdir -p "$BUILD/modules" "$BUILD/tests/lib" "$BUILD/fw"
 
@@ -127,8 +131,14 @@ rm -rf "$BUILD/src/tools/testing/twins/upstream"
 if [ -f "$kdir/source/drivers/perf/nvidia_t410_c2c_pmu.c" ]; then
 	mkdir -p "$BUILD/src/tools/testing/twins/upstream"
 	for f in $TWIN_FILES; do
+		# sources become twin_<name>.c; headers keep their name, for
+		# the sources' own #include "..."
+		case $f in
+		*.c)	to=twin_${f##*/} ;;
+		*)	to=${f##*/} ;;
+		esac
 		ln -s "$kdir/source/drivers/perf/$f" \
-			"$BUILD/src/tools/testing/twins/upstream/twin_$f"
+			"$BUILD/src/tools/testing/twins/upstream/$to"
 	done
 	twins=(UNCORE_TWINS=1)
 fi
@@ -203,9 +213,26 @@ else
 		cp "$t" "$BUILD/tests/"
 	done
 	# The twins tests, where the twins were built: the default firmware.
+	# "# twins: MODULE..." in a test's head (the comment block up to the
+	# first empty line) names the twin modules it loads; a test whose
+	# twins this build lacks is left out, and says so.
 	if [ ${#twins[@]} -gt 0 ] && [ "$variant" = default ]; then
 		for t in "$HERE/twins/tests/"$only; do
-			[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$BUILD/tests/"
+			[ -f "$t" ] && [ -x "$t" ] || continue
+			# the twins' bench (and its timing) is make bench's
+			case ${t##*/} in
+			*-bench*.sh) [ $bench = 1 ] || continue ;;
+			esac
+			miss=
+			for m in $(sed -n '1,/^$/s/^# twins://p' "$t"); do
+				[ -f "$BUILD/modules/$m.ko" ] || miss="$miss $m"
+			done
+			if [ -n "$miss" ]; then
+				echo "# vm-test: left out ${t##*/}: this build has no$miss" \
+				     "(arm64 only: TWIN_FILES)"
+				continue
+			fi
+			cp "$t" "$BUILD/tests/"
 		done
 		cp "$HERE/twins/tests/twins.sh" "$BUILD/tests/lib/"
 		cp "$HERE/twins/known-differences" "$BUILD/tests/lib/twins-known"
@@ -250,7 +277,7 @@ fi
 order="uncore_pmu uncore_sim marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu"
 order="$order nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu"
 # The arm64 guest is slower: each perf run costs more under TCG, and perf's
-# all-PMU test also walks the CPU PMU's events there. The limits catch a
+# all-PMU test (when it runs there) also walks the CPU PMU's events. The limits catch a
 # hang, not slowness: the x86 default boot takes 8-10 minutes alone on two
 # cores and over 15 beside other VMs, and 90-all-pmu.sh runs perf about
 # 310 times, 1-2 s each beside another VM (its 600 s limit was too close).
@@ -310,9 +337,10 @@ if [ $bench = 1 ]; then
 		"${runargs[@]}" > "$BUILD/bench.tap" || st=$?
 	# the bench's output in order (tables and checks), then what else the
 	# VM reported and the summary
-	tr -d '\r' < "$BUILD/console.log" | sed -n 's/^[0-9]*-bench\.sh: //p'
-	grep -v -e '^\(not \)\{0,1\}ok [0-9]* - [0-9]*-bench\.sh: ' \
-		-e '^# [0-9]*-bench\.sh: ' "$BUILD/bench.tap"
+	# (87-bench.sh, and the twins' 87-twin-bench*.sh where they were built)
+	bench_re='[0-9]*-[a-z0-9-]*bench[a-z0-9-]*\.sh: '
+	tr -d '\r' < "$BUILD/console.log" | sed -n "s/^$bench_re//p"
+	grep -v -e "^\\(not \\)\\{0,1\\}ok [0-9]* - $bench_re" -e "^# $bench_re" "$BUILD/bench.tap"
 	exit $st
 fi
 

@@ -5,7 +5,9 @@
 # one (twin_nvidia_t410_c2c_pmu) in one boot, on the same simulated
 # hardware: the same ABI, the same count for every event in named and raw
 # form on both sockets, summed over every link instance with values above
-# 2^32 while the other socket has traffic of its own, and every gpu_mask.
+# 2^32 while the other socket has traffic of its own, and every gpu_mask;
+# a group, multiplexing with a pinned event, refused input.
+# twins: twin_nvidia_t410_c2c_pmu
 
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/twins.sh"
@@ -82,6 +84,37 @@ scenario() {
 			$p/in_rd_req,gpu_mask=0x1/ $p/in_rd_req,gpu_mask=0x2/ \
 			$p/in_rd_req,gpu_mask=0x3/ >>"$1"
 	done
+	# a group, multiplexing with a pinned event, refused input (raw ids
+	# the peer type does not have among them)
+	n0=nvidia_nvlink_c2c_pmu_0
+	in0=$UNCORE_SIM/$n0/inject
+	group_of c2c "printf '%s\n' 'event=in_rd_req value=300 instance=2' \
+		'event=in_wr_req value=20 instance=9' 'event=cycles value=4000' > $in0" \
+		$n0/in_rd_req/ $n0/in_wr_req/ $n0/cycles/ >>"$1"
+	echo "group c2c 300,20,4000" >>"$2"
+	mux_pinned c2c 35 $n0/in_wr_req/ $n0/in_rd_req/ \
+		"printf 'event=in_wr_req value=10 instance=12\nevent=in_rd_req value=10\n' \
+		> $in0" >>"$1"
+	echo "mux c2c-pinned 400" >>"$2"
+	echo "mux c2c-counted 35" >>"$2"
+	t=$(pmu_type $n0)
+	tcl=$(pmu_type nvidia_nvclink_pmu_0)
+	tdl=$(pmu_type nvidia_nvdlink_pmu_0)
+	{
+		for id in 3 4 7 8; do
+			errno_of nvclink-event-$id "$tcl" $id
+		done
+		for id in 3 4 5 6 7 8; do
+			errno_of nvdlink-event-$id "$tdl" $id
+		done
+		errno_of nvclink-config1 -1 1 "$tcl" 2
+		errno_of nvlink_c2c-event-9 "$t" 9
+		errno_of nvlink_c2c-config-bit-8 "$t" 0x100
+		errno_of nvlink_c2c-gpu_mask-bit-2 -1 4 "$t" 2
+		errno_of nvlink_c2c-gpu_mask-0x3 -1 3 "$t" 2
+		errno_of sampling -s 100 "$t" 2
+		errno_of task -p 0 -c -1 "$t" 2
+	} >>"$1"
 	# no counter came near a wrap: an overflow report would be false
 	echo "log overflow-report $(dmesg | tail -n +$((log0 + 1)) |
 		grep -qi overflow && echo yes || echo no)" >>"$1"

@@ -42,27 +42,84 @@ stat_all() {
 		awk -F';' '{ print "count " $3 " " $1 }'
 }
 
-# twin_swap OURS TWIN: unload our driver OURS, load the twin module TWIN
-# (after twin_shim); twin_unswap OURS TWIN: the other way round. Both fail
-# the test (and say why) if a module does not go or come. Modules load on
-# CPU 3, so that a driver which takes the CPU its probe runs on gives the
-# same answer every time.
+# errno_of NAME PERF_OPEN-ARGS...: "errno NAME <result>", the result of
+# perf_open (ok, or the errno of the refused open) with "_" for blanks
+errno_of() {
+	_n=$1
+	shift
+	echo "errno $_n $($PERF_OPEN "$@" | tr ' ' _)"
+}
+
+# group_of KEY INJECT EVENT...: EVENT... as one group in one system-wide
+# perf run while sh -c INJECT runs; prints "group KEY <counts>", the
+# members' counts in order joined by ","
+group_of() {
+	_key=$1 _inj=$2
+	shift 2
+	_g=$(echo "$@" | tr ' ' ',')
+	echo "group $_key $(perf stat -a -x';' -e "{$_g}" -- sh -c "$_inj" 2>&1 >/dev/null |
+		awk -F';' '{ printf "%s%s", (NR > 1 ? "," : ""), $1 }')"
+}
+
+# mux_pinned KEY N PINNED OTHER INJECT: PINNED pinned (:D) and N events
+# OTHER (another event than PINNED) besides, more than the PMU runs at once, in one system-wide perf
+# run while INJECT runs 40 times, 0.05 s apart; prints "mux KEY-pinned
+# <count>" (a pinned event is never rotated out, so it counts every
+# injection) and "mux KEY-counted <n>", how many of the others counted
+mux_pinned() {
+	_evs="$3D"
+	_i=0
+	while [ $_i -lt "$2" ]; do
+		_evs="$_evs,$4"
+		_i=$((_i + 1))
+	done
+	perf stat -a -x';' -e "$_evs" -- sh -c "
+		i=0
+		while [ \$i -lt 40 ]; do
+			$5
+			sleep 0.05
+			i=\$((i + 1))
+		done" 2>&1 >/dev/null | awk -F';' -v k="$1" -v p="$3" '
+		!pinned && index($3, p) == 1 { pinned = 1; print "mux " k "-pinned " $1; next }
+		$1 ~ /^[0-9]+$/ { n++ }
+		END { print "mux " k "-counted " n + 0 }'
+}
+
+# twin_swap OURS TWIN: unload our driver modules OURS, load the twin
+# modules TWIN (after twin_shim), each a list in load order; twin_unswap
+# OURS TWIN: the other way round. Both fail the test (and say why) if a
+# module does not go or come. Modules load on CPU 3, so that a driver which
+# takes the CPU its probe runs on gives the same answer every time.
 twin_swap() {
-	check_cmd "rmmod $1" rmmod "$1"
+	for _m in $1; do
+		check_cmd "rmmod $_m" rmmod "$_m"
+	done
 	lsmod | grep -q '^twin_shim ' ||
 		check_cmd "insmod twin_shim" insmod /lib/modules-test/twin_shim.ko
-	check_cmd "insmod $2 (on CPU 3)" taskset 8 insmod "/lib/modules-test/$2.ko"
+	for _m in $2; do
+		check_cmd "insmod $_m (on CPU 3)" taskset 8 insmod "/lib/modules-test/$_m.ko"
+	done
 }
-# twin_reload OURS: load our driver afresh, on CPU 3 as the twin will be,
-# so that both are compared from the state a load gives (earlier tests may
-# have moved our PMUs' CPUs by hotplug)
+# twin_reload OURS: load our driver modules afresh, on CPU 3 as the twin
+# will be, so that both are compared from the state a load gives (earlier
+# tests may have moved our PMUs' CPUs by hotplug)
 twin_reload() {
-	check_cmd "rmmod $1" rmmod "$1"
-	check_cmd "insmod $1 afresh (on CPU 3)" taskset 8 insmod "/lib/modules-test/$1.ko"
+	for _m in $1; do
+		check_cmd "rmmod $_m" rmmod "$_m"
+		check_cmd "insmod $_m afresh (on CPU 3)" taskset 8 insmod "/lib/modules-test/$_m.ko"
+	done
 }
 twin_unswap() {
-	check_cmd "rmmod $2" rmmod "$2"
-	check_cmd "insmod $1 again (on CPU 3)" taskset 8 insmod "/lib/modules-test/$1.ko"
+	_rev=""
+	for _m in $2; do
+		_rev="$_m $_rev"
+	done
+	for _m in $_rev; do
+		check_cmd "rmmod $_m" rmmod "$_m"
+	done
+	for _m in $1; do
+		check_cmd "insmod $_m again (on CPU 3)" taskset 8 insmod "/lib/modules-test/$_m.ko"
+	done
 }
 
 # twin_compare FAMILY OURS TWIN [EXPECTED]: every key of OURS must have the
@@ -127,14 +184,16 @@ twin_report() {
 	fi
 }
 
-# twin_run FAMILY OURS: the scenario() of the calling test on our driver
-# OURS (loaded afresh), then on twin_OURS, then ours back; compared
+# twin_run FAMILY OURS [TWIN]: the scenario() of the calling test on our
+# driver modules OURS (loaded afresh), then on the twin modules TWIN
+# (default twin_OURS), then ours back; compared
 twin_run() {
+	_twin=${3:-twin_$2}
 	twin_reload "$2"
 	scenario /tmp/$1.ours /tmp/$1.want
-	twin_swap "$2" "twin_$2"
+	twin_swap "$2" "$_twin"
 	scenario /tmp/$1.twin /tmp/$1.want2
-	twin_unswap "$2" "twin_$2"
+	twin_unswap "$2" "$_twin"
 	check_eq "the same injections for both" "" "$(cmp /tmp/$1.want /tmp/$1.want2 2>&1)"
 	twin_report "$1" "ABI and counts" /tmp/$1.ours /tmp/$1.twin /tmp/$1.want
 }
