@@ -99,9 +99,14 @@ fuzz-soak:
 		tools/testing/vm-test.sh --only '95-*'
 
 # make bench: the MMIO bench (tests/87-bench.sh) alone in the x86 VM, with
-# its timing part; prints the tables BENCHMARKS.md shows.
+# its timing part, and the same on the upstream twins (PEM, CMEM, C2C in
+# that boot; the CoreSight PMU twins in an arm64 boot), on the newest
+# kernel series of check/kernels.conf, whose linux-source carries them.
+# Prints the tables BENCHMARKS.md shows.
 bench:
-	+tools/testing/vm-test.sh --bench
+	+newest=$$(tools/testing/check/kdir.sh --list | tail -n 1) && \
+	tools/testing/vm-test.sh --bench --kernel $$newest && \
+	tools/testing/vm-test.sh --bench --kernel $$newest --arch arm64 --only '87-twin-bench-cspmu.sh'
 
 help:
 	@sed -n '3,11p' $(firstword $(MAKEFILE_LIST))

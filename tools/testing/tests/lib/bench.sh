@@ -14,7 +14,10 @@
 # compiler may inline uncore_backend_read into its callers in
 # uncore_core.c (uncore_read_hilohi), which then show no frame for it.
 #
-#   bench_setup                  mount tracefs, pick the callbacks; 1 if no function_graph
+#   bench_setup [CB=FUNC...]     mount tracefs, pick the callbacks; 1 if no function_graph.
+#                                Without arguments the helper layer's (CB uncore_pmu_CB);
+#                                with, the function of each callback CB of another driver
+#                                (an upstream twin: tools/testing/twins)
 #   bench_run NAME PMU [pmu_bench options] EVENT...
 #   bench_get NAME PHASE ROW FIELD
 #       ROW: a callback (add del start stop read pmu_enable pmu_disable
@@ -58,22 +61,31 @@ bench_setup() {
 	bench_w nop current_tracer
 	bench_w 0 tracing_on
 	: > $BENCH_T/set_graph_function
+	if [ $# -eq 0 ]; then
+		for c in $BENCH_CALLBACKS; do
+			set -- "$@" "$c=uncore_pmu_$c"
+		done
+	fi
 	BENCH_GRAPH=""
-	for c in $BENCH_CALLBACKS; do
-		f=uncore_pmu_$c
-		# names present in this build of the helper layer only
-		grep -q "^$f \[uncore_pmu\]\$" $BENCH_T/available_filter_functions || continue
+	BENCH_FUNCS=""
+	for cf in "$@"; do
+		f=${cf#*=}
+		# names present in this build only (a static callback the
+		# compiler folded into another has no frame of its own)
+		grep -q "^$f \[" $BENCH_T/available_filter_functions || continue
 		echo $f >> $BENCH_T/set_graph_function || return 1
-		BENCH_GRAPH="$BENCH_GRAPH $c"
+		BENCH_GRAPH="$BENCH_GRAPH ${cf%%=*}"
+		BENCH_FUNCS="$BENCH_FUNCS $cf"
 	done
 	echo "# bench: traced callbacks:$BENCH_GRAPH"
-	# Patch only what the parser looks at: our modules (callbacks, driver
-	# code, the simulator's backend) and the allocators and printk. Every
-	# other function stays unpatched: switching the tracer on and off
-	# patches a few hundred call sites instead of the whole kernel.
+	# Patch only what the parser looks at: our modules and the twins
+	# (callbacks, driver code, the simulator's backend) and the allocators
+	# and printk. Every other function stays unpatched: switching the
+	# tracer on and off patches a few hundred call sites instead of the
+	# whole kernel.
 	: > $BENCH_T/set_ftrace_filter
 	for m in /sys/module/uncore_pmu /sys/module/uncore_sim /sys/module/marvell_pem_pmu \
-		 /sys/module/nvidia_t410_*; do
+		 /sys/module/nvidia_t410_* /sys/module/twin_*; do
 		[ -d "$m" ] && echo ":mod:${m##*/}" >> $BENCH_T/set_ftrace_filter 2>/dev/null
 	done
 	for f in '*kmalloc*' '*kmem_cache_alloc*' '*alloc_pages*' '*vmalloc*' '*vzalloc*' \
@@ -82,13 +94,17 @@ bench_setup() {
 		 'warn_slowpath*'; do
 		echo "$f" >> $BENCH_T/set_ftrace_filter 2>/dev/null
 	done
-	grep -q '^uncore_pmu_add ' $BENCH_T/set_ftrace_filter ||
-		{ echo "# bench: cannot filter on the helper layer's functions"; return 1; }
+	f=${BENCH_FUNCS# }
+	f=${f%% *}
+	grep -q "^${f#*=} " $BENCH_T/set_ftrace_filter ||
+		{ echo "# bench: cannot filter on the callbacks' functions"; return 1; }
 	bench_w 16384 buffer_size_kb
 	bench_w function_graph current_tracer || return 1
 	# the tracer's own options exist while it is the current tracer
 	bench_w funcgraph-irqs trace_options
-	: > $BENCH_RES
+	# the results of every setup of this test, for side-by-side tables
+	[ -n "$BENCH_RES_KEPT" ] || : > $BENCH_RES
+	BENCH_RES_KEPT=1
 }
 
 bench_teardown() {
@@ -138,7 +154,7 @@ bench_event() {
 
 # bench_parse NAME: the trace on stdin, results on stdout
 bench_parse() {
-	awk -v name="$1" '
+	awk -v name="$1" -v funcs="$BENCH_FUNCS" '
 	function alloc(f) {
 		sub(/_noprof$/, "", f)
 		return f ~ /^_*(kmalloc|kzalloc|kcalloc|kmem_cache_alloc|kmalloc_trace)/ ||
@@ -192,10 +208,12 @@ bench_parse() {
 		else if (isprint(f)) hit("p")
 	}
 	BEGIN {
-		cbl = "add del start stop read enable disable"
-		n = split(cbl " start_txn commit_txn cancel_txn", t)
-		for (i = 1; i <= n; i++)
-			cbs["uncore_pmu_" t[i]] = 1
+		# "CB=FUNC ...": the function of each callback
+		n = split(funcs, t, " ")
+		for (i = 1; i <= n; i++) {
+			j = index(t[i], "=")
+			cbs[substr(t[i], j + 1)] = substr(t[i], 1, j - 1)
+		}
 		phase = "before"
 		d = 0
 	}
@@ -243,8 +261,7 @@ bench_parse() {
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
 			split(k, kp, SUBSEP)
-			c = kp[2]
-			sub(/^uncore_pmu_/, "", c)
+			c = cbs[kp[2]]
 			if (c == "enable" || c == "disable")
 				c = "pmu_" c
 			print name, kp[1], c, calls[k], rmin[k], rmax[k] + 0, \
@@ -386,4 +403,66 @@ bench_has() {
 # stats in that phase
 bench_check_stat() {
 	check_eq "$1" "$5" "$(bench_get "$2" "$3" stats "$4")"
+}
+
+# ---- side by side (the upstream twins: tools/testing/twins) ----
+
+# bench_pair RUN [TITLE]: runs ours-RUN and twin-RUN side by side, per
+# phase and callback (calls, reads/call, writes/call), and each phase's
+# MMIO as the simulator counted it
+bench_pair() {
+	echo "# ---- ${2:-$1}: ours | upstream ----"
+	awk -v o="ours-$1" -v t="twin-$1" '
+	function mm(a, b) { return a == b ? a : a "-" b }
+	BEGIN { np = split("open enable read disable reenable read2 close", ph, " ") }
+	$1 != o && $1 != t { next }
+	{ s = ($1 == o) ? "o" : "t" }
+	$3 == "stats" {
+		for (i = 4; i <= NF; i++) {
+			if ($i ~ /^mmio_reads=/) r[$2, s] = substr($i, 12)
+			if ($i ~ /^mmio_writes=/) w[$2, s] = substr($i, 13)
+		}
+		next
+	}
+	$3 == "regs" || $3 == "traced" { next }
+	{
+		k = $2 SUBSEP $3
+		if (!(k in cell)) { cb[$2] = cb[$2] " " $3; cell[k] = 1 }
+		v[k, s] = sprintf("%d x %s/%s", $4, mm($5, $6), mm($7, $8))
+	}
+	END {
+		printf "#   %-9s %-12s %-18s %-18s\n", "phase", "callback", "ours", "upstream"
+		printf "#   %-9s %-12s %-18s %-18s\n", "", "", "calls x r/w", "calls x r/w"
+		for (i = 1; i <= np; i++) {
+			p = ph[i]
+			n = split(cb[p], c, " ")
+			for (j = 1; j <= n; j++) {
+				k = p SUBSEP c[j]
+				printf "#   %-9s %-12s %-18s %-18s\n", p, c[j],
+				       ((k, "o") in v) ? v[k, "o"] : "-",
+				       ((k, "t") in v) ? v[k, "t"] : "-"
+			}
+			if ((p, "o") in r || (p, "t") in r)
+				printf "#   %-9s %-12s %-18s %-18s\n", p, "(all MMIO)",
+				       r[p, "o"] + 0 "/" w[p, "o"] + 0,
+				       r[p, "t"] + 0 "/" w[p, "t"] + 0
+		}
+	}' $BENCH_RES
+}
+
+# bench_timing_pair FILE: lines "timing SIDE EVENT ours=NS sw=NS ratio=R"
+# as one table: our read() and the upstream one, in ns and per software
+# event read
+bench_timing_pair() {
+	echo "# ---- read() time, median ns (ratio to a software event's read()) ----"
+	awk '
+	{ s = $2; e = $3
+	  t[e, s] = substr($4, 6) " (" substr($6, 7) ")"
+	  if (!(e in seen)) { seen[e] = 1; ord[++m] = e } }
+	END {
+		printf "#   %-34s %-16s %-16s\n", "event", "ours", "upstream"
+		for (i = 1; i <= m; i++)
+			printf "#   %-34s %-16s %-16s\n", ord[i], t[ord[i], "ours"],
+			       t[ord[i], "twin"]
+	}' "$1"
 }

@@ -197,3 +197,55 @@ twin_run() {
 	check_eq "the same injections for both" "" "$(cmp /tmp/$1.want /tmp/$1.want2 2>&1)"
 	twin_report "$1" "ABI and counts" /tmp/$1.ours /tmp/$1.twin /tmp/$1.want
 }
+
+# ---- the bench on both sides (twins tests named *-bench*.sh, after
+# lib/bench.sh; make bench only) ----
+
+TWIN_BENCH_TIMING=/tmp/twin-bench.timing
+
+ev() {
+	bench_event "$@" || echo "bad-event-$1-$2"
+}
+
+# twin_bench_timing SIDE PMU EVENT: median read() time of PMU/EVENT/
+# against a software event's, into $TWIN_BENCH_TIMING
+twin_bench_timing() {
+	if _out=$($TESTLIB/pmu_bench -T -n 2000 -p $2 "$(ev $2 $3)" 2>&1); then
+		echo "$_out" | sed -n "s/^timing /timing $1 $2\\/$3\\/ /p" >>$TWIN_BENCH_TIMING
+		ok "$1: timing: $2/$3/"
+	else
+		not_ok "$1: timing: $2/$3/" "$_out"
+	fi
+}
+
+# twin_bench_side FAMILY SIDE WANT [CB=FUNC...]: the runs (scen_FAMILY) and
+# timings (timing_FAMILY) of the calling test on one side, with the
+# callbacks' functions (bench_setup); WANT: the callbacks that must be
+# traced
+twin_bench_side() {
+	_fam=$1 _side=$2 _want=$3
+	shift 3
+	if ! bench_setup "$@"; then
+		not_ok "$_side $_fam: function_graph tracer set up" \
+			"$(cat /sys/kernel/tracing/available_tracers 2>&1)"
+		return
+	fi
+	check_eq "$_side $_fam: every callback traced" "$_want" "${BENCH_GRAPH# }"
+	scen_$_fam $_side
+	bench_teardown
+	timing_$_fam $_side
+}
+
+# twin_bench_family FAMILY OURS TWIN CB=FUNC...: ours (loaded afresh), then
+# the twin modules TWIN with the functions of their callbacks, then ours
+# back
+twin_bench_family() {
+	_f=$1 _o=$2 _t=$3
+	shift 3
+	twin_reload "$_o"
+	twin_bench_side $_f ours "$BENCH_CALLBACKS"
+	twin_swap "$_o" "$_t"
+	_w=$(for _cf in "$@"; do printf '%s ' "${_cf%%=*}"; done)
+	twin_bench_side $_f twin "${_w% }" "$@"
+	twin_unswap "$_o" "$_t"
+}
