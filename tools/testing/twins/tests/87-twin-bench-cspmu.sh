@@ -49,16 +49,12 @@ timing_cspmu() {
 	twin_bench_timing $1 $TGT rd_bytes
 }
 
-: >$TWIN_BENCH_TIMING
 twin_bench_family cspmu \
 	"nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu" \
 	"twin_arm_cspmu twin_nvidia_cspmu" \
 	add=arm_cspmu_add del=arm_cspmu_del start=arm_cspmu_start stop=arm_cspmu_stop \
 	read=arm_cspmu_read enable=arm_cspmu_enable disable=arm_cspmu_disable
 
-for r in $RUNS_cspmu; do
-	eval "bench_pair $r \"\$TITLE_$r\""
-done
-bench_timing_pair $TWIN_BENCH_TIMING
+twin_bench_report $RUNS_cspmu
 
 done_testing

@@ -66,7 +66,6 @@ timing_c2c() {
 	twin_bench_timing $1 $DLINK in_rd_req
 }
 
-: >$TWIN_BENCH_TIMING
 twin_bench_family pem marvell_pem_pmu twin_marvell_pem_pmu add=pem_perf_event_add \
 	del=pem_perf_event_del start=pem_perf_event_start stop=pem_perf_event_stop \
 	read=pem_perf_event_update
@@ -79,9 +78,6 @@ twin_bench_family c2c nvidia_t410_c2c_pmu twin_nvidia_t410_c2c_pmu \
 	stop=nv_c2c_pmu_stop read=nv_c2c_pmu_read enable=nv_c2c_pmu_enable \
 	disable=nv_c2c_pmu_disable
 
-for r in $RUNS_pem $RUNS_cmem $RUNS_c2c; do
-	eval "bench_pair $r \"\$TITLE_$r\""
-done
-bench_timing_pair $TWIN_BENCH_TIMING
+twin_bench_report $RUNS_pem $RUNS_cmem $RUNS_c2c
 
 done_testing

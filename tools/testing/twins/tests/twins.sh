@@ -202,6 +202,7 @@ twin_run() {
 # lib/bench.sh; make bench only) ----
 
 TWIN_BENCH_TIMING=/tmp/twin-bench.timing
+: >$TWIN_BENCH_TIMING
 
 ev() {
 	bench_event "$@" || echo "bad-event-$1-$2"
@@ -248,4 +249,13 @@ twin_bench_family() {
 	_w=$(for _cf in "$@"; do printf '%s ' "${_cf%%=*}"; done)
 	twin_bench_side $_f twin "${_w% }" "$@"
 	twin_unswap "$_o" "$_t"
+}
+
+# twin_bench_report RUN...: the side-by-side table of each run (titled
+# $TITLE_<run>), then the read() timings
+twin_bench_report() {
+	for _r in "$@"; do
+		eval "bench_pair $_r \"\$TITLE_$_r\""
+	done
+	bench_timing_pair $TWIN_BENCH_TIMING
 }
