@@ -14,9 +14,9 @@ for p in $(ls $EV | grep -E '^(mrvl_pcie_rc_pmu_|nvidia_)'); do
 	sysfs=$((sysfs + $(ls "$EV/$p/events" | wc -l)))
 done
 
-# make check runs perf's own test in one of its two default-suite boots
-# (vm-all.sh: the x86 one, where it costs about 300 s; in the arm64 guest
-# about 800): without -a it cannot fail for our PMUs.
+# make check leaves perf's own test to make vm-test (vm-all.sh): without
+# -a it cannot fail for our PMUs, and beside the other boots it costs
+# about 800 s of one.
 [ -f "$TESTLIB/suite.conf" ] && . "$TESTLIB/suite.conf"
 if [ "${PERF_ALL_PMU_TEST:-1}" = 0 ]; then
 	echo "# perf test \"perf all PMU test\": not in this boot (PERF_ALL_PMU_TEST=0)"
