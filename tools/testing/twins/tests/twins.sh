@@ -252,10 +252,17 @@ twin_bench_family() {
 }
 
 # twin_bench_report RUN...: the side-by-side table of each run (titled
-# $TITLE_<run>), then the read() timings
+# $TITLE_<run>), which must have results on both sides, then the read()
+# timings, which must have both sides of every event
 twin_bench_report() {
 	for _r in "$@"; do
 		eval "bench_pair $_r \"\$TITLE_$_r\""
+		check_eq "$_r: results of ours and of the twin" "yes yes" \
+			"$(awk -v o="ours-$_r" -v t="twin-$_r" '$1 == o { a = 1 } $1 == t { b = 1 }
+				END { print (a ? "yes" : "no"), (b ? "yes" : "no") }' $BENCH_RES)"
 	done
 	bench_timing_pair $TWIN_BENCH_TIMING
+	check_eq "read() timed on both sides for every event" "" \
+		"$(awk '{ n[$3] += ($2 == "ours") + 2 * ($2 == "twin") }
+			END { for (e in n) if (n[e] != 3) print e }' $TWIN_BENCH_TIMING)"
 }
