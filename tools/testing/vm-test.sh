@@ -229,7 +229,7 @@ else
 			done
 			if [ -n "$miss" ]; then
 				echo "# vm-test: left out ${t##*/}: this build has no$miss" \
-				     "(arm64 only: TWIN_FILES)"
+				     "(TWIN_FILES above: which architectures build each twin)"
 				continue
 			fi
 			cp "$t" "$BUILD/tests/"
