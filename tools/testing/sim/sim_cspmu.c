@@ -798,10 +798,18 @@ static bool cspmu_settled(struct sim_dev *sdev)
 	unsigned int k;
 	bool done = true;
 
-	/* a counter the driver disabled needs nothing more */
+	/*
+	 * A counter the driver disabled needs nothing more. One it keeps
+	 * enabled is waited for until the PMU runs again, too: a handler
+	 * may stop the whole PMU (PMCR.E) while it folds and clears, and the
+	 * rest of the line, which real traffic would bring later, must find
+	 * the counter counting rather than be lost in that instant.
+	 */
 	for (k = 0; k < CSPMU_NR_WORDS; k++) {
-		cs->wait_ovs[k] &= cs->ovs[k] & cs->cnten[k];
-		cs->wait_read[k] &= ~cs->read[k] & cs->cnten[k];
+		u32 stopped = (cs->pmcr & PMCR_E) ? 0 : cs->cnten[k];
+
+		cs->wait_ovs[k] &= (cs->ovs[k] | stopped) & cs->cnten[k];
+		cs->wait_read[k] &= (~cs->read[k] | stopped) & cs->cnten[k];
 		if (cs->wait_ovs[k] || cs->wait_read[k])
 			done = false;
 	}
