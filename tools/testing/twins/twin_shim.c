@@ -91,6 +91,40 @@ void __iomem *twin_map(struct platform_device *pdev, unsigned int index,
 }
 EXPORT_SYMBOL_GPL(twin_map);
 
+/**
+ * twin_irq - a twin's platform_get_irq_optional()
+ * @pdev: the twin's device
+ * @num:  the interrupt's index
+ *
+ * Where the firmware gives the device no interrupt, the register backend
+ * may have one for the window of its first MEM resource (the simulator
+ * hands CoreSight PMUs without an APMT interrupt one of its own): the one
+ * our CSPMU engine takes there too, so both count wraps the same way.
+ *
+ * Return: the Linux IRQ number, or a negative errno (-ENXIO for none).
+ */
+int twin_irq(struct platform_device *pdev, unsigned int num)
+{
+	struct resource *r = platform_get_resource(pdev, IORESOURCE_MEM, 0);
+	const struct twin_win *tw;
+	/* the function itself, not twin_shim.h's macro */
+	int irq = (platform_get_irq_optional)(pdev, num);
+
+	if (irq != -ENXIO || num || !r)
+		return irq;
+	/* probe time, not the access path: the writers' mutex will do */
+	mutex_lock(&twin_lock);
+	list_for_each_entry(tw, &twin_wins, node) {
+		if (tw->win.phys == r->start) {
+			irq = uncore_backend_irq(&tw->win) ?: -ENXIO;
+			break;
+		}
+	}
+	mutex_unlock(&twin_lock);
+	return irq;
+}
+EXPORT_SYMBOL_GPL(twin_irq);
+
 /* The window holding [@addr, @addr + @bytes), and the offset in it. */
 static const struct uncore_win *twin_find(const void __iomem *addr,
 					  unsigned int bytes, u32 *off)

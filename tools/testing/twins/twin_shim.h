@@ -4,7 +4,9 @@
  * windows (platform resources, or resources it found itself, as the
  * PCIE-TGT address filter's from _CRS) are mapped through the helper
  * layer, so the test simulator (the layer's register backend) serves them
- * as it serves ours, and its MMIO accessors go through the layer's.
+ * as it serves ours, and its MMIO accessors go through the layer's. A
+ * device the firmware gives no overflow interrupt gets the backend's, as
+ * our CSPMU engine does.
  * Nothing else of the upstream file is touched. Test-only, never
  * shipped: tools/testing/twins/README.md.
  */
@@ -19,6 +21,7 @@ void __iomem *twin_map(struct platform_device *pdev, unsigned int index,
 void __iomem *twin_map_res(struct device *dev, struct resource *res);
 u64 twin_read(const void __iomem *addr, unsigned int bytes);
 void twin_write(u64 val, void __iomem *addr, unsigned int bytes);
+int twin_irq(struct platform_device *pdev, unsigned int num);
 
 #undef readl
 #undef readl_relaxed
@@ -42,5 +45,6 @@ void twin_write(u64 val, void __iomem *addr, unsigned int bytes);
 #define devm_platform_get_and_ioremap_resource(pdev, index, res) \
 	twin_map(pdev, index, res)
 #define devm_ioremap_resource(dev, res)	twin_map_res(dev, res)
+#define platform_get_irq_optional(pdev, num)	twin_irq(pdev, num)
 
 #endif /* __TWIN_SHIM_H */

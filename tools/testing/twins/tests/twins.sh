@@ -122,6 +122,41 @@ twin_unswap() {
 	done
 }
 
+# sim_reload [PARAM=VALUE...]: the simulator loaded again, with the boot's
+# parameters (the kernel command line's uncore_sim.*) and PARAMs after
+# them, which win; none: as booted. Every module that maps its windows
+# (our drivers, loaded twins) goes first; ours come back after it, in the
+# init's order, with their boot parameters. The hardware does not change
+# under a loaded driver, so neither does the simulator.
+sim_reload() {
+	. /etc/uncore-vm.conf
+	for _m in $(lsmod | awk '$1 ~ /^twin_/ && $1 != "twin_shim" { print $1 }'); do
+		check_cmd "rmmod $_m" rmmod "$_m"
+	done
+	_after="" _rev="" _seen=0
+	for _m in $MODULES; do
+		[ $_seen = 0 ] || { _after="$_after $_m"; _rev="$_m $_rev"; }
+		[ "$_m" != uncore_sim ] || _seen=1
+	done
+	for _m in $_rev; do
+		lsmod | grep -q "^$_m " || continue
+		check_cmd "rmmod $_m" rmmod "$_m"
+	done
+	check_cmd "rmmod uncore_sim" rmmod uncore_sim
+	check_cmd "insmod uncore_sim $*" insmod /lib/modules-test/uncore_sim.ko \
+		$(boot_params uncore_sim) "$@"
+	for _m in $_after; do
+		check_cmd "insmod $_m" insmod "/lib/modules-test/$_m.ko" $(boot_params "$_m")
+	done
+}
+
+# boot_params MODULE: MODULE's parameters on the kernel command line
+boot_params() {
+	for _w in $(cat /proc/cmdline); do
+		case $_w in "$1".*=*) echo "${_w#"$1".}" ;; esac
+	done
+}
+
 # twin_compare FAMILY OURS TWIN [EXPECTED]: every key of OURS must have the
 # same value in TWIN, unless "<FAMILY> <key>" is a known difference; a known
 # difference that did not occur fails too (the list says what is true
