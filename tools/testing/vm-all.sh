@@ -3,7 +3,8 @@
 #
 # Every VM boot of make check: the x86 and arm64 guests with the default
 # firmware on the newest kernel series of check/kernels.conf, and the x86
-# guest on Debian's 6.1 with each variant (tools/testing/tests/variants/*),
+# guest on Debian's 6.1 (or the newest, where a variant asks) with each
+# variant (tools/testing/tests/variants/*),
 # run by UNCORE_VM_JOBS workers at once (default 2: a TCG guest keeps about
 # one host CPU busy). Each worker builds in a directory of its own
 # (worker-<n> under the cache); each boot's output is kept and printed
@@ -51,8 +52,18 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 else
 	jobs+=("x86_64 default 6.1")
 fi
+# A variant boots 6.1 unless its directory's "kernel" file says "newest":
+# the variants whose firmware a twins test needs (# firmware: in
+# tools/testing/twins/tests/), since only the newest series has the twins.
 for v in "$HERE"/tests/variants/*/; do
-	jobs+=("x86_64 $(basename "$v") 6.1")
+	s=6.1
+	if [ -f "$v/kernel" ] && [ ${#VMARGS[@]} -eq 0 ]; then
+		case $(cat "$v/kernel") in
+		newest)	s=$NEWEST ;;
+		*)	echo "vm-all: $v/kernel: say 'newest' or nothing" >&2; exit 2 ;;
+		esac
+	fi
+	jobs+=("x86_64 $(basename "$v") $s")
 done
 
 # Downloads and caches, once, before workers could race for them.

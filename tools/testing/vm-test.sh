@@ -212,31 +212,37 @@ else
 		fi
 		cp "$t" "$BUILD/tests/"
 	done
-	# The twins tests, where the twins were built: the default firmware.
-	# "# twins: MODULE..." in a test's head (the comment block up to the
-	# first empty line) names the twin modules it loads; a test whose
-	# twins this build lacks is left out, and says so.
-	if [ ${#twins[@]} -gt 0 ] && [ "$variant" = default ]; then
-		for t in "$HERE/twins/tests/"$only; do
-			[ -f "$t" ] && [ -x "$t" ] || continue
-			# the twins' bench (and its timing) is make bench's
-			case ${t##*/} in
-			*-bench*.sh) [ $bench = 1 ] || continue ;;
-			esac
-			miss=
-			for m in $(sed -n '1,/^$/s/^# twins://p' "$t"); do
-				[ -f "$BUILD/modules/$m.ko" ] || miss="$miss $m"
-			done
-			if [ -n "$miss" ]; then
-				echo "# vm-test: left out ${t##*/}: this build has no$miss" \
-				     "(TWIN_FILES above: which architectures build each twin)"
-				continue
-			fi
-			cp "$t" "$BUILD/tests/"
+	# The twins tests, where the twins were built. In a test's head (the
+	# comment block up to the first empty line), "# twins: MODULE..."
+	# names the twin modules it loads, and "# firmware: VARIANT..." the
+	# firmware it runs on (without it, the default). A test whose twins
+	# this build lacks is left out, and says so.
+	for t in "$HERE/twins/tests/"$only; do
+		[ -f "$t" ] && [ -x "$t" ] || continue
+		fw=$(sed -n '1,/^$/s/^# firmware://p' "$t")
+		echo " ${fw:-default} " | grep -q " $variant " || continue
+		# the twins' bench (and its timing) is make bench's
+		case ${t##*/} in
+		*-bench*.sh) [ $bench = 1 ] || continue ;;
+		esac
+		if [ ${#twins[@]} -eq 0 ]; then
+			echo "# vm-test: left out ${t##*/}: $kdir/source has no" \
+			     "upstream twins (the newest series of check/kernels.conf has)"
+			continue
+		fi
+		miss=
+		for m in $(sed -n '1,/^$/s/^# twins://p' "$t"); do
+			[ -f "$BUILD/modules/$m.ko" ] || miss="$miss $m"
 		done
+		if [ -n "$miss" ]; then
+			echo "# vm-test: left out ${t##*/}: this build has no$miss" \
+			     "(TWIN_FILES above: which architectures build each twin)"
+			continue
+		fi
+		cp "$t" "$BUILD/tests/"
 		cp "$HERE/twins/tests/twins.sh" "$BUILD/tests/lib/"
 		cp "$HERE/twins/known-differences" "$BUILD/tests/lib/twins-known"
-	fi
+	done
 	# The firmware as generated, for tests that compare what booted.
 	mkdir -p "$BUILD/tests/fw"
 	cp "$BUILD/fw/"*.aml "$BUILD/fw/"*.dat "$BUILD/tests/fw/" 2>/dev/null || true
