@@ -54,8 +54,8 @@
 /* Default cycle-counter event id of the CSPMU formats (config bit 32). */
 #define CSPMU_EV_CYCLES		BIT_ULL(32)
 
-/* Variant bit of attributes shown only when PMCFGR.CC says a cycle counter exists. */
-#define UNCORE_CSPMU_VAR_CC	BIT(0)
+/* attr_mask bit of attributes shown only if PMCFGR.CC says a cycle counter exists. */
+#define UNCORE_CSPMU_ATTR_CC	BIT(0)
 
 struct acpi_device;
 struct uncore_cspmu;

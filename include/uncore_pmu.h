@@ -2,7 +2,7 @@
 /*
  * Shared helper layer for the uncore PMU drivers: struct pmu setup, sysfs
  * attributes, common event validation, counter bookkeeping, CPU hotplug and
- * register access with an optional register backend.
+ * register access.
  */
 #ifndef __UNCORE_PMU_H
 #define __UNCORE_PMU_H
@@ -34,8 +34,6 @@
 #define UNCORE_PMU_MAX_COUNTERS		64
 /* Attribute groups: format, events, cpumask, identifier, driver extras. */
 #define UNCORE_PMU_MAX_GROUPS		8
-/* How often a hi-lo-hi read retries before it gives up. */
-#define UNCORE_HILOHI_TRIES		8
 
 /* uncore_pmu_desc.flags */
 /*
@@ -47,20 +45,6 @@
 #define UNCORE_PMU_FIXED_EVENTS		BIT(1)
 /* Show associated_cpus in sysfs. */
 #define UNCORE_PMU_SHOW_ASSOC		BIT(2)
-
-/**
- * enum uncore_pmu_warn - messages uncore_pmu_warn_once() prints once per PMU
- * @UNCORE_WARN_READ:   a counter read did not settle; the count was kept
- * @UNCORE_WARN_IRQ:    the interrupt could not follow the active CPU
- * @UNCORE_WARN_DRIVER: free for a driver's own message
- *
- * Each value is a bit number in &uncore_pmu.warned.
- */
-enum uncore_pmu_warn {
-	UNCORE_WARN_READ,
-	UNCORE_WARN_IRQ,
-	UNCORE_WARN_DRIVER,
-};
 
 /**
  * struct uncore_win - one mapped register window
@@ -76,33 +60,6 @@ struct uncore_win {
 	bool backend;
 };
 
-/**
- * struct uncore_backend - a register backend (the test simulator)
- * @owner:  module providing the backend; pinned while it serves a window
- * @claims: return true if the backend models [@phys, @phys + @size)
- * @read:   read @bytes (4 or 8) at physical address @addr
- * @write:  write @bytes (4 or 8) of @val at physical address @addr
- * @irq:    optional: a Linux IRQ for the device whose first window starts
- *          at @base, for devices whose firmware gives none; 0 for none
- * @apmt:   optional: an APMT standing in for the firmware's, for test
- *          guests whose firmware cannot carry one (6.1's initrd table
- *          upgrade refuses APMT). If the firmware has no APMT, the helper
- *          layer makes devices of its nodes while the backend is registered,
- *          as it would of the firmware's; it must stay valid until then.
- *
- * With no backend registered the accessors below are plain relaxed MMIO
- * behind a disabled static branch.
- */
-struct uncore_backend {
-	struct module *owner;
-	bool (*claims)(phys_addr_t phys, resource_size_t size);
-	u64 (*read)(phys_addr_t addr, unsigned int bytes);
-	void (*write)(phys_addr_t addr, u64 val, unsigned int bytes);
-	int (*irq)(phys_addr_t base);
-	struct acpi_table_header *apmt;
-};
-
-struct acpi_table_header;
 struct uncore_pmu;
 
 /**
@@ -110,7 +67,6 @@ struct uncore_pmu;
  * @event_init:     extra validation after the common checks (optional)
  * @validate_group: shared-resource rules for the group of @event (optional)
  * @get_counter:    allocate a counter for @event; default: first free one
- * @put_counter:    release what @get_counter took (optional)
  * @start:          program and start the counter of @event (optional)
  * @stop:           stop the counter of @event (optional)
  * @read:           read the raw counter value of @event into @val; a
@@ -129,7 +85,6 @@ struct uncore_pmu_ops {
 	int (*event_init)(struct perf_event *event);
 	int (*validate_group)(struct perf_event *event);
 	int (*get_counter)(struct uncore_pmu *upmu, struct perf_event *event);
-	void (*put_counter)(struct uncore_pmu *upmu, struct perf_event *event);
 	void (*start)(struct perf_event *event);
 	void (*stop)(struct perf_event *event);
 	int (*read)(struct perf_event *event, u64 *val);
@@ -173,12 +128,12 @@ struct uncore_pmu_desc {
  * @cpu:             the active CPU, or -1 when no associated CPU is online
  * @node:            preferred NUMA node for the active CPU
  * @irq:             interrupt that follows the active CPU, or -1
- * @variant:         selects variant-specific attributes
+ * @attr_mask:       which masked format/ and events/ entries it shows
  * @num_counters:    counters or event slots in use by the allocator
  * @counter_width:   counter width used for delta masking
  * @cfg_mask:        config, config1, config2 bits covered by format/
  * @event_mask:      config bits of the "event" format field
- * @warned:          messages already printed (enum uncore_pmu_warn)
+ * @warned:          messages already printed (uncore_internal.h)
  * @txn_flags:       the open perf transaction (PERF_PMU_TXN_*), or 0
  * @hp_node:         CPU hotplug instance
  * @entry:           in the helper layer's list of registered PMUs
@@ -198,7 +153,7 @@ struct uncore_pmu {
 	int cpu;
 	int node;
 	int irq;
-	u32 variant;
+	u32 attr_mask;
 	unsigned int num_counters;
 	unsigned int counter_width;
 	u64 cfg_mask[3];
@@ -230,74 +185,82 @@ static inline struct uncore_pmu *to_uncore_pmu(struct pmu *pmu)
  * struct uncore_format_attr - a format/ entry
  * @attr:     the sysfs attribute
  * @spec:     its contents, e.g. "config:0-5" or "config1"
- * @variants: variant bits it is shown for; 0 for every variant
+ * @mask:     &uncore_pmu.attr_mask bits it is shown for; 0: always
  */
 struct uncore_format_attr {
 	struct device_attribute attr;
 	const char *spec;
-	u32 variants;
+	u32 mask;
 };
 
 /**
  * struct uncore_event_attr - an events/ entry
  * @attr:     the sysfs attribute
  * @id:       the event id, shown as "event=0x<id>"
- * @variants: variant bits it is shown for; 0 for every variant
+ * @mask:     &uncore_pmu.attr_mask bits it is shown for; 0: always
  */
 struct uncore_event_attr {
 	struct device_attribute attr;
 	u64 id;
-	u32 variants;
+	u32 mask;
 };
 
 ssize_t uncore_format_show(struct device *dev, struct device_attribute *attr, char *buf);
 ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, char *buf);
 
 /**
- * UNCORE_FORMAT_ATTR_VAR - a format/ entry for some variants
+ * UNCORE_FORMAT_ATTR_MASK - a format/ entry shown for some instances
  * @_name: the field name, also the file name
  * @_spec: the bits, "config:0-5", "config1:8" or "config2:0-63"
- * @_var:  variant bits it is shown for (see &uncore_pmu.variant); 0 for all
+ * @_mask: shown where &uncore_pmu.attr_mask has one of these bits
  *
  * For the NULL-terminated &uncore_pmu_desc.formats array. The bits of the
  * shown entries are the only ones an event may set.
  */
-#define UNCORE_FORMAT_ATTR_VAR(_name, _spec, _var)				\
+#define UNCORE_FORMAT_ATTR_MASK(_name, _spec, _mask)				\
 	(&((struct uncore_format_attr[]) {					\
 		{ .attr = __ATTR(_name, 0444, uncore_format_show, NULL),	\
-		  .spec = _spec, .variants = _var }				\
+		  .spec = _spec, .mask = _mask }				\
 	})[0].attr.attr)
 
 /**
- * UNCORE_FORMAT_ATTR - a format/ entry shown for every variant
+ * UNCORE_FORMAT_ATTR - a format/ entry every instance shows
  * @_name: the field name, also the file name
  * @_spec: the bits, e.g. "config:0-5"
  */
-#define UNCORE_FORMAT_ATTR(_name, _spec) UNCORE_FORMAT_ATTR_VAR(_name, _spec, 0)
+#define UNCORE_FORMAT_ATTR(_name, _spec) UNCORE_FORMAT_ATTR_MASK(_name, _spec, 0)
 
 /**
- * UNCORE_EVENT_ATTR_VAR - an events/ entry for some variants
+ * UNCORE_EVENT_ATTR_MASK - an events/ entry shown for some instances
  * @_name: the event name, also the file name
  * @_id:   the event id, shown as "event=0x<id>"
- * @_var:  variant bits it is shown for (see &uncore_pmu.variant); 0 for all
+ * @_mask: shown where &uncore_pmu.attr_mask has one of these bits
  *
  * For the NULL-terminated &uncore_pmu_desc.events array. With
  * %UNCORE_PMU_FIXED_EVENTS only the ids of shown entries are accepted.
  */
-#define UNCORE_EVENT_ATTR_VAR(_name, _id, _var)				\
+#define UNCORE_EVENT_ATTR_MASK(_name, _id, _mask)				\
 	(&((struct uncore_event_attr[]) {					\
 		{ .attr = __ATTR(_name, 0444, uncore_event_show, NULL),	\
-		  .id = _id, .variants = _var }					\
+		  .id = _id, .mask = _mask }					\
 	})[0].attr.attr)
 
 /**
- * UNCORE_EVENT_ATTR - an events/ entry shown for every variant
+ * UNCORE_EVENT_ATTR - an events/ entry every instance shows
  * @_name: the event name, also the file name
  * @_id:   the event id
  */
-#define UNCORE_EVENT_ATTR(_name, _id) UNCORE_EVENT_ATTR_VAR(_name, _id, 0)
+#define UNCORE_EVENT_ATTR(_name, _id) UNCORE_EVENT_ATTR_MASK(_name, _id, 0)
 
-/* Register access: relaxed MMIO, or the backend for windows it claims. */
+/*
+ * Register access: relaxed MMIO, or a register backend (the test
+ * simulator, uncore_backend.h) for the windows it claims. The redirect is
+ * here so that the modules a test loads are the modules that ship: with
+ * no backend registered the static branch is a no-op instruction on the
+ * access path and the redirect an out-of-line block beside it (README.md,
+ * "Register access" for the measured cost). Drivers only use the
+ * accessors below.
+ */
 DECLARE_STATIC_KEY_FALSE(uncore_backend_active);
 u64 uncore_backend_read(const struct uncore_win *win, u32 off, unsigned int bytes);
 void uncore_backend_write(const struct uncore_win *win, u32 off, u64 val, unsigned int bytes);
@@ -378,10 +341,6 @@ static __always_inline void uncore_write64(const struct uncore_win *win, u32 off
 
 int uncore_read_hilohi(const struct uncore_win *win, u32 lo, u32 hi, u64 *val);
 
-int uncore_backend_irq(const struct uncore_win *win);
-int uncore_backend_register(const struct uncore_backend *be);
-void uncore_backend_unregister(const struct uncore_backend *be);
-
 int uncore_map_resource(struct device *dev, struct resource *res,
 			struct uncore_win *win);
 int uncore_map_window(struct platform_device *pdev, unsigned int index,
@@ -406,12 +365,7 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 
 int uncore_pmu_socket_cpus(struct uncore_pmu *upmu, u32 socket);
 bool uncore_pmu_busy(struct uncore_pmu *upmu);
-void uncore_pmu_event_update(struct perf_event *event);
-void uncore_pmu_restart(struct uncore_pmu *upmu);
+void uncore_pmu_counters_zeroed(struct uncore_pmu *upmu);
 void uncore_pmu_update_unread(struct uncore_pmu *upmu);
-
-__printf(3, 4)
-void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,
-			  const char *fmt, ...);
 
 #endif /* __UNCORE_PMU_H */

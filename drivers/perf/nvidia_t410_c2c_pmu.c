@@ -32,7 +32,7 @@
 #define C2C_CTRL_ON		0x1
 #define C2C_CTRL_OFF		0x0
 
-/* Peer kinds, also the variant bits of the sysfs attributes. */
+/* Peer kinds; each is also the attr_mask bit of the attributes it has. */
 #define C2C_PEER_GPU		BIT(0)
 #define C2C_PEER_CPU		BIT(1)
 #define C2C_PEER_CXL		BIT(2)
@@ -71,6 +71,7 @@ struct c2c_type {
 struct c2c_pmu {
 	struct uncore_pmu upmu;
 	bool running;
+	u32 peer;
 	unsigned int nr_inst;
 	/* Instances per peer; for a GPU link, index n is GPU n. */
 	unsigned long peer_insts[C2C_MAX_GPU];
@@ -152,7 +153,7 @@ static void c2c_pmu_enable(struct uncore_pmu *upmu)
 		return;
 	/* Enabling zeroes the counters: the new events start from there. */
 	if (busy)
-		uncore_pmu_restart(upmu);
+		uncore_pmu_counters_zeroed(upmu);
 	uncore_write32(&c2c->bcast, C2C_CTRL, busy ? C2C_CTRL_ON : C2C_CTRL_OFF);
 	c2c->running = busy;
 }
@@ -177,7 +178,7 @@ static void c2c_pmu_thaw(struct uncore_pmu *upmu)
 	if (!c2c->running)
 		return;
 	uncore_pmu_update_unread(upmu);
-	uncore_pmu_restart(upmu);
+	uncore_pmu_counters_zeroed(upmu);
 	uncore_write32(&c2c->bcast, C2C_CTRL, C2C_CTRL_ON);
 }
 
@@ -186,29 +187,29 @@ static void c2c_pmu_thaw(struct uncore_pmu *upmu)
 #define C2C_WR		C2C_PEER_GPU
 
 static struct attribute *c2c_pmu_events[] = {
-	UNCORE_EVENT_ATTR_VAR(cycles, 0x0, C2C_RD),
-	UNCORE_EVENT_ATTR_VAR(in_rd_cum_outs, 0x1, C2C_RD),
-	UNCORE_EVENT_ATTR_VAR(in_rd_req, 0x2, C2C_RD),
-	UNCORE_EVENT_ATTR_VAR(in_wr_cum_outs, 0x3, C2C_WR),
-	UNCORE_EVENT_ATTR_VAR(in_wr_req, 0x4, C2C_WR),
-	UNCORE_EVENT_ATTR_VAR(out_rd_cum_outs, 0x5, C2C_OUT_RD),
-	UNCORE_EVENT_ATTR_VAR(out_rd_req, 0x6, C2C_OUT_RD),
-	UNCORE_EVENT_ATTR_VAR(out_wr_cum_outs, 0x7, C2C_WR),
-	UNCORE_EVENT_ATTR_VAR(out_wr_req, 0x8, C2C_WR),
+	UNCORE_EVENT_ATTR_MASK(cycles, 0x0, C2C_RD),
+	UNCORE_EVENT_ATTR_MASK(in_rd_cum_outs, 0x1, C2C_RD),
+	UNCORE_EVENT_ATTR_MASK(in_rd_req, 0x2, C2C_RD),
+	UNCORE_EVENT_ATTR_MASK(in_wr_cum_outs, 0x3, C2C_WR),
+	UNCORE_EVENT_ATTR_MASK(in_wr_req, 0x4, C2C_WR),
+	UNCORE_EVENT_ATTR_MASK(out_rd_cum_outs, 0x5, C2C_OUT_RD),
+	UNCORE_EVENT_ATTR_MASK(out_rd_req, 0x6, C2C_OUT_RD),
+	UNCORE_EVENT_ATTR_MASK(out_wr_cum_outs, 0x7, C2C_WR),
+	UNCORE_EVENT_ATTR_MASK(out_wr_req, 0x8, C2C_WR),
 	NULL
 };
 
 static struct attribute *c2c_pmu_formats[] = {
 	UNCORE_FORMAT_ATTR(event, "config:0-3"),
-	UNCORE_FORMAT_ATTR_VAR(gpu_mask, "config1:0-1", C2C_PEER_GPU),
+	UNCORE_FORMAT_ATTR_MASK(gpu_mask, "config1:0-1", C2C_PEER_GPU),
 	NULL
 };
 
 static ssize_t peer_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
 	struct c2c_pmu *c2c = to_c2c_pmu(to_uncore_pmu(dev_get_drvdata(dev)));
-	const char *kind = c2c->upmu.variant == C2C_PEER_GPU ? "gpu" :
-			   c2c->upmu.variant == C2C_PEER_CPU ? "cpu" : "cxlmem";
+	const char *kind = c2c->peer == C2C_PEER_GPU ? "gpu" :
+			   c2c->peer == C2C_PEER_CPU ? "cpu" : "cxlmem";
 
 	return sysfs_emit(buf, "nr_%s=%u\n", kind, c2c->nr_peer);
 }
@@ -265,7 +266,7 @@ static int c2c_pmu_peers(struct c2c_pmu *c2c, const struct c2c_type *type)
 	int g;
 
 	if (type->cxl_peer) {
-		c2c->upmu.variant = C2C_PEER_CXL;
+		c2c->peer = C2C_PEER_CXL;
 		c2c->peer_insts[0] = GENMASK(type->nr_inst - 1, 0);
 		c2c->nr_peer = 1;
 		return 0;
@@ -273,13 +274,13 @@ static int c2c_pmu_peers(struct c2c_pmu *c2c, const struct c2c_type *type)
 
 	mask = c2c_prop(dev, "cpu_en_mask", type->nr_inst);
 	if (mask) {
-		c2c->upmu.variant = C2C_PEER_CPU;
+		c2c->peer = C2C_PEER_CPU;
 		c2c->peer_insts[0] = mask;
 		c2c->nr_peer = 1;
 		return 0;
 	}
 
-	c2c->upmu.variant = C2C_PEER_GPU;
+	c2c->peer = C2C_PEER_GPU;
 	c2c->peer_insts[0] = c2c_prop(dev, "gpu0_en_mask", type->nr_inst);
 	c2c->peer_insts[1] = c2c_prop(dev, "gpu1_en_mask", type->nr_inst);
 	for (g = 0; g < C2C_MAX_GPU; g++)
@@ -321,6 +322,7 @@ static int c2c_pmu_probe(struct platform_device *pdev)
 	ret = c2c_pmu_peers(c2c, type);
 	if (ret)
 		return ret;
+	c2c->upmu.attr_mask = c2c->peer;
 	ret = uncore_map_windows(pdev, c2c->inst, type->nr_inst, C2C_WIN_SIZE);
 	if (ret)
 		return ret;

@@ -116,7 +116,7 @@ static struct attribute *pcie_pmu_events[] = {
 	UNCORE_EVENT_ATTR(rd_req, 0x2),
 	UNCORE_EVENT_ATTR(wr_req, 0x3),
 	UNCORE_EVENT_ATTR(rd_cum_outs, 0x4),
-	UNCORE_EVENT_ATTR_VAR(cycles, CSPMU_EV_CYCLES, UNCORE_CSPMU_VAR_CC),
+	UNCORE_EVENT_ATTR_MASK(cycles, CSPMU_EV_CYCLES, UNCORE_CSPMU_ATTR_CC),
 	NULL
 };
 

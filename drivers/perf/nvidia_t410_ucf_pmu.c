@@ -72,7 +72,7 @@ static struct attribute *ucf_pmu_events[] = {
 	UNCORE_EVENT_ATTR(ext_snp_evict, 0x182),
 	UNCORE_EVENT_ATTR(slc_access_dataless, 0x183),
 	UNCORE_EVENT_ATTR(slc_access_atomic, 0x184),
-	UNCORE_EVENT_ATTR_VAR(cycles, CSPMU_EV_CYCLES, UNCORE_CSPMU_VAR_CC),
+	UNCORE_EVENT_ATTR_MASK(cycles, CSPMU_EV_CYCLES, UNCORE_CSPMU_ATTR_CC),
 	NULL
 };
 

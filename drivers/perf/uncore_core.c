@@ -22,8 +22,11 @@
 #include <linux/platform_device.h>
 #include <linux/string.h>
 
-#include "uncore_pmu.h"
+#include "uncore_backend.h"
 #include "uncore_internal.h"
+
+/* How often a hi-lo-hi read retries before it gives up. */
+#define UNCORE_HILOHI_TRIES	8
 
 static enum cpuhp_state uncore_hp_state;
 
@@ -63,7 +66,7 @@ int uncore_backend_register(const struct uncore_backend *be)
 		uncore_apmt_add_backend(be->apmt);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(uncore_backend_register, UNCORE_PMU);
+EXPORT_SYMBOL_NS_GPL(uncore_backend_register, UNCORE_PMU_BACKEND);
 
 /**
  * uncore_backend_unregister - remove a backend registered earlier
@@ -84,7 +87,7 @@ void uncore_backend_unregister(const struct uncore_backend *be)
 	}
 	mutex_unlock(&uncore_backend_lock);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_backend_unregister, UNCORE_PMU);
+EXPORT_SYMBOL_NS_GPL(uncore_backend_unregister, UNCORE_PMU_BACKEND);
 
 /**
  * uncore_backend_read - read through the backend (use uncore_read32/64())
@@ -128,7 +131,7 @@ int uncore_backend_irq(const struct uncore_win *win)
 		return 0;
 	return be->irq(win->phys);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_backend_irq, UNCORE_PMU);
+EXPORT_SYMBOL_NS_GPL(uncore_backend_irq, UNCORE_PMU_BACKEND);
 
 static void uncore_backend_put(void *owner)
 {
@@ -305,7 +308,6 @@ void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,
 	dev_warn(upmu->dev, "%pV", &vaf);
 	va_end(args);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_warn_once, UNCORE_PMU);
 
 /* ---- sysfs ---- */
 
@@ -314,9 +316,9 @@ static struct uncore_pmu *dev_to_uncore_pmu(struct device *dev)
 	return to_uncore_pmu(dev_get_drvdata(dev));
 }
 
-static bool uncore_variant_shown(struct uncore_pmu *upmu, u32 variants)
+static bool uncore_attr_shown(struct uncore_pmu *upmu, u32 mask)
 {
-	return !variants || (variants & upmu->variant);
+	return !mask || (mask & upmu->attr_mask);
 }
 
 /**
@@ -352,19 +354,19 @@ ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, cha
 }
 EXPORT_SYMBOL_NS_GPL(uncore_event_show, UNCORE_PMU);
 
-/* Show format and events entries only for the variants they apply to. */
+/* Show format and events entries only where the PMU's attr_mask asks. */
 static umode_t uncore_attr_visible(struct kobject *kobj, struct attribute *attr, int n)
 {
 	struct uncore_pmu *upmu = dev_to_uncore_pmu(kobj_to_dev(kobj));
 	struct device_attribute *da = container_of(attr, struct device_attribute, attr);
-	u32 variants = 0;
+	u32 mask = 0;
 
 	if (da->show == uncore_format_show)
-		variants = container_of(da, struct uncore_format_attr, attr)->variants;
+		mask = container_of(da, struct uncore_format_attr, attr)->mask;
 	else if (da->show == uncore_event_show)
-		variants = container_of(da, struct uncore_event_attr, attr)->variants;
+		mask = container_of(da, struct uncore_event_attr, attr)->mask;
 
-	return uncore_variant_shown(upmu, variants) ? attr->mode : 0;
+	return uncore_attr_shown(upmu, mask) ? attr->mode : 0;
 }
 
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr, char *buf)
@@ -455,7 +457,7 @@ static int uncore_pmu_parse_formats(struct uncore_pmu *upmu)
 		u64 mask;
 
 		fa = container_of(*a, struct uncore_format_attr, attr.attr);
-		if (!uncore_variant_shown(upmu, fa->variants))
+		if (!uncore_attr_shown(upmu, fa->mask))
 			continue;
 		if (uncore_parse_format(fa->spec, &word, &mask)) {
 			dev_err(upmu->dev, "bad format %s: %s\n", (*a)->name, fa->spec);
@@ -478,7 +480,7 @@ static bool uncore_pmu_event_listed(struct uncore_pmu *upmu, u64 id)
 		struct uncore_event_attr *ea;
 
 		ea = container_of(*a, struct uncore_event_attr, attr.attr);
-		if (ea->id == id && uncore_variant_shown(upmu, ea->variants))
+		if (ea->id == id && uncore_attr_shown(upmu, ea->mask))
 			return true;
 	}
 	return false;
@@ -589,7 +591,6 @@ void uncore_pmu_event_update(struct perf_event *event)
 	local64_add((now - prev) & GENMASK_ULL(upmu->counter_width - 1, 0),
 		    &event->count);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_event_update, UNCORE_PMU);
 
 /**
  * uncore_pmu_busy - does any event hold a counter of @upmu
@@ -604,20 +605,21 @@ bool uncore_pmu_busy(struct uncore_pmu *upmu)
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_busy, UNCORE_PMU);
 
 /**
- * uncore_pmu_restart - every allocated event counts on from a zeroed counter
+ * uncore_pmu_counters_zeroed - the counters read 0 from now on
  * @upmu: the PMU, right before its hardware zeroes the counters
  *
  * For shared counters that the hardware zeroes (on a clear command, or
- * when counting is enabled) while the allocated events are up to date.
+ * when counting is enabled) while the allocated events are up to date:
+ * each allocated event takes its next delta from 0.
  */
-void uncore_pmu_restart(struct uncore_pmu *upmu)
+void uncore_pmu_counters_zeroed(struct uncore_pmu *upmu)
 {
 	unsigned int idx;
 
 	for_each_set_bit(idx, upmu->used, upmu->num_counters)
 		local64_set(&upmu->events[idx]->hw.prev_count, 0);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_restart, UNCORE_PMU);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_counters_zeroed, UNCORE_PMU);
 
 /**
  * uncore_pmu_update_unread - update the events a read transaction left out
@@ -625,7 +627,7 @@ EXPORT_SYMBOL_NS_GPL(uncore_pmu_restart, UNCORE_PMU);
  *
  * For a thaw that zeroes the counters: the events of the group are up to
  * date already, this brings every other counting event up to date too, so
- * uncore_pmu_restart() loses nothing.
+ * uncore_pmu_counters_zeroed() loses nothing.
  */
 void uncore_pmu_update_unread(struct uncore_pmu *upmu)
 {
@@ -714,10 +716,7 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 	uncore_pmu_stop(event, PERF_EF_UPDATE);
 	if (hwc->idx >= 0) {
 		upmu->events[hwc->idx] = NULL;
-		if (upmu->desc->ops->put_counter)
-			upmu->desc->ops->put_counter(upmu, event);
-		else
-			clear_bit(hwc->idx, upmu->used);
+		clear_bit(hwc->idx, upmu->used);
 	}
 	hwc->idx = -1;
 	perf_event_update_userpage(event);
@@ -859,7 +858,7 @@ static int uncore_cpu_teardown(unsigned int cpu, struct hlist_node *node)
  * @desc: its type description
  *
  * Defaults: every possible CPU is associated, the preferred node is the
- * device's, no IRQ, no identifier, variant 0, the type's counters and width.
+ * device's, no IRQ, no identifier, attr_mask 0, the type's counters and width.
  *
  * Return: 0, or -EINVAL for an inconsistent @desc.
  */
@@ -877,7 +876,7 @@ int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
 	upmu->cpu = -1;
 	upmu->irq = -1;
 	upmu->node = dev_to_node(dev);
-	upmu->variant = 0;
+	upmu->attr_mask = 0;
 	upmu->num_counters = desc->num_counters;
 	upmu->counter_width = desc->counter_width;
 	upmu->warned = 0;

@@ -16,7 +16,9 @@
 #include <linux/platform_device.h>
 #include <linux/property.h>
 
+#include "uncore_backend.h"
 #include "uncore_cspmu.h"
+#include "uncore_internal.h"
 
 /* Without an overflow interrupt, fold counters narrower than this... */
 #define CSPMU_TIMER_WIDTH	48
@@ -498,7 +500,7 @@ static void cspmu_discover(struct uncore_cspmu *c)
 	c->cycle_idx = n;
 	if (c->pmcfgr & CSPMU_PMCFGR_CC) {
 		c->cycle_idx = n <= CSPMU_CYCLE_PHYS ? n - 1 : CSPMU_CYCLE_PHYS;
-		c->upmu.variant |= UNCORE_CSPMU_VAR_CC;
+		c->upmu.attr_mask |= UNCORE_CSPMU_ATTR_CC;
 	}
 }
 

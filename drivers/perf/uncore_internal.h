@@ -6,6 +6,23 @@
 #define __UNCORE_INTERNAL_H
 
 struct acpi_table_header;
+struct perf_event;
+struct uncore_pmu;
+
+/*
+ * Messages uncore_pmu_warn_once() prints once per PMU, each a bit number in
+ * &uncore_pmu.warned: a counter read that did not settle (the count was
+ * kept), an interrupt that could not follow the active CPU.
+ */
+enum uncore_pmu_warn {
+	UNCORE_WARN_READ,
+	UNCORE_WARN_IRQ,
+};
+
+__printf(3, 4)
+void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,
+			  const char *fmt, ...);
+void uncore_pmu_event_update(struct perf_event *event);
 
 /*
  * Create the arm-cs-arch-pmu platform devices from the firmware's APMT on

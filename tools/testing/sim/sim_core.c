@@ -31,7 +31,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "uncore_pmu.h"
+#include "uncore_backend.h"
 #include "sim.h"
 #include "topologies.h"
 
@@ -905,5 +905,6 @@ static void __exit sim_exit(void)
 module_exit(sim_exit);
 
 UNCORE_IMPORT_NS();
+UNCORE_BACKEND_IMPORT_NS();
 MODULE_DESCRIPTION("Register-level simulator of uncore PMUs (test only)");
 MODULE_LICENSE("GPL");

@@ -15,7 +15,7 @@
 #include <linux/slab.h>
 
 #include "uncore_compat.h"
-#include "uncore_pmu.h"
+#include "uncore_backend.h"
 /* last: its accessor macros must not reach the headers above */
 #include "twin_shim.h"
 
@@ -192,3 +192,4 @@ EXPORT_SYMBOL_GPL(twin_write);
 MODULE_DESCRIPTION("Test-only: upstream twin drivers on the uncore helper layer");
 MODULE_LICENSE("GPL");
 UNCORE_IMPORT_NS();
+UNCORE_BACKEND_IMPORT_NS();
