@@ -198,11 +198,16 @@ struct uncore_format_attr {
  * @attr:     the sysfs attribute
  * @id:       the event id, shown as "event=0x<id>"
  * @mask:     &uncore_pmu.attr_mask bits it is shown for; 0: always
+ * @data:     the driver's value for the event (a register offset, say);
+ *            with %UNCORE_PMU_FIXED_EVENTS every event of this id gets it
+ *            in &hw_perf_event.event_base, so the id, its events/ entry
+ *            and its register come from one table
  */
 struct uncore_event_attr {
 	struct device_attribute attr;
 	u64 id;
 	u32 mask;
+	u32 data;
 };
 
 ssize_t uncore_format_show(struct device *dev, struct device_attribute *attr, char *buf);
@@ -231,19 +236,29 @@ ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, cha
 #define UNCORE_FORMAT_ATTR(_name, _spec) UNCORE_FORMAT_ATTR_MASK(_name, _spec, 0)
 
 /**
- * UNCORE_EVENT_ATTR_MASK - an events/ entry shown for some instances
+ * UNCORE_EVENT_ATTR_DATA - an events/ entry with the driver's value for it
  * @_name: the event name, also the file name
  * @_id:   the event id, shown as "event=0x<id>"
- * @_mask: shown where &uncore_pmu.attr_mask has one of these bits
+ * @_mask: shown where &uncore_pmu.attr_mask has one of these bits; 0: always
+ * @_data: &uncore_event_attr.data
  *
  * For the NULL-terminated &uncore_pmu_desc.events array. With
  * %UNCORE_PMU_FIXED_EVENTS only the ids of shown entries are accepted.
  */
-#define UNCORE_EVENT_ATTR_MASK(_name, _id, _mask)				\
+#define UNCORE_EVENT_ATTR_DATA(_name, _id, _mask, _data)			\
 	(&((struct uncore_event_attr[]) {					\
 		{ .attr = __ATTR(_name, 0444, uncore_event_show, NULL),	\
-		  .id = _id, .mask = _mask }					\
+		  .id = _id, .mask = _mask, .data = _data }			\
 	})[0].attr.attr)
+
+/**
+ * UNCORE_EVENT_ATTR_MASK - an events/ entry shown for some instances
+ * @_name: the event name, also the file name
+ * @_id:   the event id
+ * @_mask: shown where &uncore_pmu.attr_mask has one of these bits
+ */
+#define UNCORE_EVENT_ATTR_MASK(_name, _id, _mask)				\
+	UNCORE_EVENT_ATTR_DATA(_name, _id, _mask, 0)
 
 /**
  * UNCORE_EVENT_ATTR - an events/ entry every instance shows

@@ -14,7 +14,8 @@
 
 #include "uncore_pmu.h"
 
-#define PEM_NUM_EVENTS		27
+/* The window reaches the end of the last counter (ats_inv_latency, 0x2d40). */
+#define PEM_WIN_SIZE		0x2d48
 
 struct pem_pmu {
 	struct uncore_pmu upmu;
@@ -26,74 +27,48 @@ static struct pem_pmu *to_pem_pmu(struct pmu *pmu)
 	return container_of(to_uncore_pmu(pmu), struct pem_pmu, upmu);
 }
 
-/* Counter offset of each event id. */
-static const u16 pem_counter_offset[PEM_NUM_EVENTS] = {
-	[0x00] = 0x0000,	/* ib_tlp_npr */
-	[0x01] = 0x0008,	/* ib_tlp_pr */
-	[0x02] = 0x0010,	/* ib_tlp_cpl_partid */
-	[0x03] = 0x0100,	/* ib_tlp_dwords_npr */
-	[0x04] = 0x0108,	/* ib_tlp_dwords_pr */
-	[0x05] = 0x0110,	/* ib_tlp_dwords_cpl_partid */
-	[0x06] = 0x0200,	/* ib_inflight */
-	[0x07] = 0x0300,	/* ib_reads */
-	[0x08] = 0x0400,	/* ib_req_no_ro_ncb */
-	[0x09] = 0x0408,	/* ib_req_no_ro_ebus */
-	[0x0a] = 0x0500,	/* ob_tlp_npr_partid */
-	[0x0b] = 0x0508,	/* ob_tlp_pr_partid */
-	[0x0c] = 0x0510,	/* ob_tlp_cpl_partid */
-	[0x0d] = 0x0600,	/* ob_tlp_dwords_npr_partid */
-	[0x0e] = 0x0608,	/* ob_tlp_dwords_pr_partid */
-	[0x0f] = 0x0610,	/* ob_tlp_dwords_cpl_partid */
-	[0x10] = 0x0700,	/* ob_inflight_partid */
-	[0x11] = 0x0800,	/* ob_reads_partid */
-	[0x12] = 0x0900,	/* ob_merges_npr_partid */
-	[0x13] = 0x0908,	/* ob_merges_pr_partid */
-	[0x14] = 0x0910,	/* ob_merges_cpl_partid */
-	[0x15] = 0x2d18,	/* ats_trans */
-	[0x16] = 0x2d20,	/* ats_trans_latency */
-	[0x17] = 0x2d28,	/* ats_pri */
-	[0x18] = 0x2d30,	/* ats_pri_latency */
-	[0x19] = 0x2d38,	/* ats_inv */
-	[0x1a] = 0x2d40,	/* ats_inv_latency */
-};
-
-/* The helper layer admits only ids listed in events/, so config < 27. */
+/*
+ * The helper layer admits only the ids listed here and hands each event its
+ * counter's offset (the last argument) in hw.event_base.
+ */
 static int pem_pmu_read(struct perf_event *event, u64 *val)
 {
 	struct pem_pmu *pem = to_pem_pmu(event->pmu);
 
-	*val = uncore_read64(&pem->regs, pem_counter_offset[event->attr.config]);
+	*val = uncore_read64(&pem->regs, event->hw.event_base);
 	return 0;
 }
 
+#define PEM_EVENT(_name, _id, _off)	UNCORE_EVENT_ATTR_DATA(_name, _id, 0, _off)
+
 static struct attribute *pem_pmu_events[] = {
-	UNCORE_EVENT_ATTR(ib_tlp_npr, 0x00),
-	UNCORE_EVENT_ATTR(ib_tlp_pr, 0x01),
-	UNCORE_EVENT_ATTR(ib_tlp_cpl_partid, 0x02),
-	UNCORE_EVENT_ATTR(ib_tlp_dwords_npr, 0x03),
-	UNCORE_EVENT_ATTR(ib_tlp_dwords_pr, 0x04),
-	UNCORE_EVENT_ATTR(ib_tlp_dwords_cpl_partid, 0x05),
-	UNCORE_EVENT_ATTR(ib_inflight, 0x06),
-	UNCORE_EVENT_ATTR(ib_reads, 0x07),
-	UNCORE_EVENT_ATTR(ib_req_no_ro_ncb, 0x08),
-	UNCORE_EVENT_ATTR(ib_req_no_ro_ebus, 0x09),
-	UNCORE_EVENT_ATTR(ob_tlp_npr_partid, 0x0a),
-	UNCORE_EVENT_ATTR(ob_tlp_pr_partid, 0x0b),
-	UNCORE_EVENT_ATTR(ob_tlp_cpl_partid, 0x0c),
-	UNCORE_EVENT_ATTR(ob_tlp_dwords_npr_partid, 0x0d),
-	UNCORE_EVENT_ATTR(ob_tlp_dwords_pr_partid, 0x0e),
-	UNCORE_EVENT_ATTR(ob_tlp_dwords_cpl_partid, 0x0f),
-	UNCORE_EVENT_ATTR(ob_inflight_partid, 0x10),
-	UNCORE_EVENT_ATTR(ob_reads_partid, 0x11),
-	UNCORE_EVENT_ATTR(ob_merges_npr_partid, 0x12),
-	UNCORE_EVENT_ATTR(ob_merges_pr_partid, 0x13),
-	UNCORE_EVENT_ATTR(ob_merges_cpl_partid, 0x14),
-	UNCORE_EVENT_ATTR(ats_trans, 0x15),
-	UNCORE_EVENT_ATTR(ats_trans_latency, 0x16),
-	UNCORE_EVENT_ATTR(ats_pri, 0x17),
-	UNCORE_EVENT_ATTR(ats_pri_latency, 0x18),
-	UNCORE_EVENT_ATTR(ats_inv, 0x19),
-	UNCORE_EVENT_ATTR(ats_inv_latency, 0x1a),
+	PEM_EVENT(ib_tlp_npr, 0x00, 0x0000),
+	PEM_EVENT(ib_tlp_pr, 0x01, 0x0008),
+	PEM_EVENT(ib_tlp_cpl_partid, 0x02, 0x0010),
+	PEM_EVENT(ib_tlp_dwords_npr, 0x03, 0x0100),
+	PEM_EVENT(ib_tlp_dwords_pr, 0x04, 0x0108),
+	PEM_EVENT(ib_tlp_dwords_cpl_partid, 0x05, 0x0110),
+	PEM_EVENT(ib_inflight, 0x06, 0x0200),
+	PEM_EVENT(ib_reads, 0x07, 0x0300),
+	PEM_EVENT(ib_req_no_ro_ncb, 0x08, 0x0400),
+	PEM_EVENT(ib_req_no_ro_ebus, 0x09, 0x0408),
+	PEM_EVENT(ob_tlp_npr_partid, 0x0a, 0x0500),
+	PEM_EVENT(ob_tlp_pr_partid, 0x0b, 0x0508),
+	PEM_EVENT(ob_tlp_cpl_partid, 0x0c, 0x0510),
+	PEM_EVENT(ob_tlp_dwords_npr_partid, 0x0d, 0x0600),
+	PEM_EVENT(ob_tlp_dwords_pr_partid, 0x0e, 0x0608),
+	PEM_EVENT(ob_tlp_dwords_cpl_partid, 0x0f, 0x0610),
+	PEM_EVENT(ob_inflight_partid, 0x10, 0x0700),
+	PEM_EVENT(ob_reads_partid, 0x11, 0x0800),
+	PEM_EVENT(ob_merges_npr_partid, 0x12, 0x0900),
+	PEM_EVENT(ob_merges_pr_partid, 0x13, 0x0908),
+	PEM_EVENT(ob_merges_cpl_partid, 0x14, 0x0910),
+	PEM_EVENT(ats_trans, 0x15, 0x2d18),
+	PEM_EVENT(ats_trans_latency, 0x16, 0x2d20),
+	PEM_EVENT(ats_pri, 0x17, 0x2d28),
+	PEM_EVENT(ats_pri_latency, 0x18, 0x2d30),
+	PEM_EVENT(ats_inv, 0x19, 0x2d38),
+	PEM_EVENT(ats_inv_latency, 0x1a, 0x2d40),
 	NULL
 };
 
@@ -126,9 +101,7 @@ static int pem_pmu_probe(struct platform_device *pdev)
 	if (!pem)
 		return -ENOMEM;
 
-	/* The window must reach the end of the last counter (ats_inv_latency). */
-	ret = uncore_map_window(pdev, 0, &pem->regs,
-				pem_counter_offset[PEM_NUM_EVENTS - 1] + 8);
+	ret = uncore_map_window(pdev, 0, &pem->regs, PEM_WIN_SIZE);
 	if (ret)
 		return ret;
 

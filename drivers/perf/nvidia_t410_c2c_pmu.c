@@ -39,22 +39,8 @@
 #define C2C_PEER_ANY		(C2C_PEER_GPU | C2C_PEER_CPU | C2C_PEER_CXL)
 
 #define C2C_EV_CYCLES		0x0
-#define C2C_NUM_EVENTS		9
 /* Each window must reach the last counter's high word (0x8b4 + 4). */
 #define C2C_WIN_SIZE		0x8b8
-
-/* Low word of each event's 64-bit counter; the high word follows at +4. */
-static const u16 c2c_cntr[C2C_NUM_EVENTS] = {
-	0x86c,	/* cycles */
-	0x874,	/* in_rd_cum_outs */
-	0x87c,	/* in_rd_req */
-	0x884,	/* in_wr_cum_outs */
-	0x88c,	/* in_wr_req */
-	0x898,	/* out_rd_cum_outs */
-	0x8a0,	/* out_rd_req */
-	0x8a8,	/* out_wr_cum_outs */
-	0x8b0,	/* out_wr_req */
-};
 
 /**
  * struct c2c_type - one link type, the match data of its HID
@@ -121,7 +107,8 @@ static int c2c_pmu_read(struct perf_event *event, u64 *val)
 {
 	struct c2c_pmu *c2c = to_c2c_pmu(to_uncore_pmu(event->pmu));
 	unsigned long peers = c2c_event_peers(c2c, event);
-	u32 lo = c2c_cntr[event->attr.config];
+	/* the low word of the event's counter (c2c_pmu_events[]); high at +4 */
+	u32 lo = event->hw.event_base;
 	unsigned int p, i;
 	u64 sum = 0, v;
 	int ret;
@@ -186,16 +173,20 @@ static void c2c_pmu_thaw(struct uncore_pmu *upmu)
 #define C2C_OUT_RD	(C2C_PEER_GPU | C2C_PEER_CPU)
 #define C2C_WR		C2C_PEER_GPU
 
+/* id, the peers that have it, the low word of its 64-bit counter */
+#define C2C_EVENT(_name, _id, _peers, _lo) \
+	UNCORE_EVENT_ATTR_DATA(_name, _id, _peers, _lo)
+
 static struct attribute *c2c_pmu_events[] = {
-	UNCORE_EVENT_ATTR_MASK(cycles, 0x0, C2C_RD),
-	UNCORE_EVENT_ATTR_MASK(in_rd_cum_outs, 0x1, C2C_RD),
-	UNCORE_EVENT_ATTR_MASK(in_rd_req, 0x2, C2C_RD),
-	UNCORE_EVENT_ATTR_MASK(in_wr_cum_outs, 0x3, C2C_WR),
-	UNCORE_EVENT_ATTR_MASK(in_wr_req, 0x4, C2C_WR),
-	UNCORE_EVENT_ATTR_MASK(out_rd_cum_outs, 0x5, C2C_OUT_RD),
-	UNCORE_EVENT_ATTR_MASK(out_rd_req, 0x6, C2C_OUT_RD),
-	UNCORE_EVENT_ATTR_MASK(out_wr_cum_outs, 0x7, C2C_WR),
-	UNCORE_EVENT_ATTR_MASK(out_wr_req, 0x8, C2C_WR),
+	C2C_EVENT(cycles, 0x0, C2C_RD, 0x86c),
+	C2C_EVENT(in_rd_cum_outs, 0x1, C2C_RD, 0x874),
+	C2C_EVENT(in_rd_req, 0x2, C2C_RD, 0x87c),
+	C2C_EVENT(in_wr_cum_outs, 0x3, C2C_WR, 0x884),
+	C2C_EVENT(in_wr_req, 0x4, C2C_WR, 0x88c),
+	C2C_EVENT(out_rd_cum_outs, 0x5, C2C_OUT_RD, 0x898),
+	C2C_EVENT(out_rd_req, 0x6, C2C_OUT_RD, 0x8a0),
+	C2C_EVENT(out_wr_cum_outs, 0x7, C2C_WR, 0x8a8),
+	C2C_EVENT(out_wr_req, 0x8, C2C_WR, 0x8b0),
 	NULL
 };
 

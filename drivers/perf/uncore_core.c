@@ -472,31 +472,37 @@ static int uncore_pmu_parse_formats(struct uncore_pmu *upmu)
 
 /* ---- event validation ---- */
 
-static bool uncore_pmu_event_listed(struct uncore_pmu *upmu, u64 id)
+/* The shown events/ entry of @id, or NULL. */
+static const struct uncore_event_attr *
+uncore_pmu_event_listed(struct uncore_pmu *upmu, u64 id)
 {
 	struct attribute **a;
 
 	for (a = upmu->desc->events; *a; a++) {
-		struct uncore_event_attr *ea;
+		const struct uncore_event_attr *ea;
 
 		ea = container_of(*a, struct uncore_event_attr, attr.attr);
 		if (ea->id == id && uncore_attr_shown(upmu, ea->mask))
-			return true;
+			return ea;
 	}
-	return false;
+	return NULL;
 }
 
 static int uncore_pmu_check_config(struct uncore_pmu *upmu, struct perf_event *event)
 {
 	const struct perf_event_attr *attr = &event->attr;
+	const struct uncore_event_attr *ea;
 
 	if ((attr->config & ~upmu->cfg_mask[0]) ||
 	    (attr->config1 & ~upmu->cfg_mask[1]) ||
 	    (attr->config2 & ~upmu->cfg_mask[2]))
 		return -EINVAL;
-	if ((upmu->desc->flags & UNCORE_PMU_FIXED_EVENTS) &&
-	    !uncore_pmu_event_listed(upmu, attr->config & upmu->event_mask))
+	if (!(upmu->desc->flags & UNCORE_PMU_FIXED_EVENTS))
+		return 0;
+	ea = uncore_pmu_event_listed(upmu, attr->config & upmu->event_mask);
+	if (!ea)
 		return -EINVAL;
+	event->hw.event_base = ea->data;
 	return 0;
 }
 
