@@ -28,8 +28,8 @@ static struct pem_pmu *to_pem_pmu(struct pmu *pmu)
 }
 
 /*
- * The helper layer admits only the ids listed here and hands each event its
- * counter's offset (the last argument) in hw.event_base.
+ * The helper layer admits only the ids of pem_pmu_events[] and hands each
+ * event its counter's offset from there in hw.event_base.
  */
 static int pem_pmu_read(struct perf_event *event, u64 *val)
 {
@@ -39,36 +39,34 @@ static int pem_pmu_read(struct perf_event *event, u64 *val)
 	return 0;
 }
 
-#define PEM_EVENT(_name, _id, _off)	UNCORE_EVENT_ATTR_DATA(_name, _id, 0, _off)
-
 static struct attribute *pem_pmu_events[] = {
-	PEM_EVENT(ib_tlp_npr, 0x00, 0x0000),
-	PEM_EVENT(ib_tlp_pr, 0x01, 0x0008),
-	PEM_EVENT(ib_tlp_cpl_partid, 0x02, 0x0010),
-	PEM_EVENT(ib_tlp_dwords_npr, 0x03, 0x0100),
-	PEM_EVENT(ib_tlp_dwords_pr, 0x04, 0x0108),
-	PEM_EVENT(ib_tlp_dwords_cpl_partid, 0x05, 0x0110),
-	PEM_EVENT(ib_inflight, 0x06, 0x0200),
-	PEM_EVENT(ib_reads, 0x07, 0x0300),
-	PEM_EVENT(ib_req_no_ro_ncb, 0x08, 0x0400),
-	PEM_EVENT(ib_req_no_ro_ebus, 0x09, 0x0408),
-	PEM_EVENT(ob_tlp_npr_partid, 0x0a, 0x0500),
-	PEM_EVENT(ob_tlp_pr_partid, 0x0b, 0x0508),
-	PEM_EVENT(ob_tlp_cpl_partid, 0x0c, 0x0510),
-	PEM_EVENT(ob_tlp_dwords_npr_partid, 0x0d, 0x0600),
-	PEM_EVENT(ob_tlp_dwords_pr_partid, 0x0e, 0x0608),
-	PEM_EVENT(ob_tlp_dwords_cpl_partid, 0x0f, 0x0610),
-	PEM_EVENT(ob_inflight_partid, 0x10, 0x0700),
-	PEM_EVENT(ob_reads_partid, 0x11, 0x0800),
-	PEM_EVENT(ob_merges_npr_partid, 0x12, 0x0900),
-	PEM_EVENT(ob_merges_pr_partid, 0x13, 0x0908),
-	PEM_EVENT(ob_merges_cpl_partid, 0x14, 0x0910),
-	PEM_EVENT(ats_trans, 0x15, 0x2d18),
-	PEM_EVENT(ats_trans_latency, 0x16, 0x2d20),
-	PEM_EVENT(ats_pri, 0x17, 0x2d28),
-	PEM_EVENT(ats_pri_latency, 0x18, 0x2d30),
-	PEM_EVENT(ats_inv, 0x19, 0x2d38),
-	PEM_EVENT(ats_inv_latency, 0x1a, 0x2d40),
+	UNCORE_EVENT_ATTR_DATA(ib_tlp_npr, 0x00, 0, 0x0000),
+	UNCORE_EVENT_ATTR_DATA(ib_tlp_pr, 0x01, 0, 0x0008),
+	UNCORE_EVENT_ATTR_DATA(ib_tlp_cpl_partid, 0x02, 0, 0x0010),
+	UNCORE_EVENT_ATTR_DATA(ib_tlp_dwords_npr, 0x03, 0, 0x0100),
+	UNCORE_EVENT_ATTR_DATA(ib_tlp_dwords_pr, 0x04, 0, 0x0108),
+	UNCORE_EVENT_ATTR_DATA(ib_tlp_dwords_cpl_partid, 0x05, 0, 0x0110),
+	UNCORE_EVENT_ATTR_DATA(ib_inflight, 0x06, 0, 0x0200),
+	UNCORE_EVENT_ATTR_DATA(ib_reads, 0x07, 0, 0x0300),
+	UNCORE_EVENT_ATTR_DATA(ib_req_no_ro_ncb, 0x08, 0, 0x0400),
+	UNCORE_EVENT_ATTR_DATA(ib_req_no_ro_ebus, 0x09, 0, 0x0408),
+	UNCORE_EVENT_ATTR_DATA(ob_tlp_npr_partid, 0x0a, 0, 0x0500),
+	UNCORE_EVENT_ATTR_DATA(ob_tlp_pr_partid, 0x0b, 0, 0x0508),
+	UNCORE_EVENT_ATTR_DATA(ob_tlp_cpl_partid, 0x0c, 0, 0x0510),
+	UNCORE_EVENT_ATTR_DATA(ob_tlp_dwords_npr_partid, 0x0d, 0, 0x0600),
+	UNCORE_EVENT_ATTR_DATA(ob_tlp_dwords_pr_partid, 0x0e, 0, 0x0608),
+	UNCORE_EVENT_ATTR_DATA(ob_tlp_dwords_cpl_partid, 0x0f, 0, 0x0610),
+	UNCORE_EVENT_ATTR_DATA(ob_inflight_partid, 0x10, 0, 0x0700),
+	UNCORE_EVENT_ATTR_DATA(ob_reads_partid, 0x11, 0, 0x0800),
+	UNCORE_EVENT_ATTR_DATA(ob_merges_npr_partid, 0x12, 0, 0x0900),
+	UNCORE_EVENT_ATTR_DATA(ob_merges_pr_partid, 0x13, 0, 0x0908),
+	UNCORE_EVENT_ATTR_DATA(ob_merges_cpl_partid, 0x14, 0, 0x0910),
+	UNCORE_EVENT_ATTR_DATA(ats_trans, 0x15, 0, 0x2d18),
+	UNCORE_EVENT_ATTR_DATA(ats_trans_latency, 0x16, 0, 0x2d20),
+	UNCORE_EVENT_ATTR_DATA(ats_pri, 0x17, 0, 0x2d28),
+	UNCORE_EVENT_ATTR_DATA(ats_pri_latency, 0x18, 0, 0x2d30),
+	UNCORE_EVENT_ATTR_DATA(ats_inv, 0x19, 0, 0x2d38),
+	UNCORE_EVENT_ATTR_DATA(ats_inv_latency, 0x1a, 0, 0x2d40),
 	NULL
 };
 

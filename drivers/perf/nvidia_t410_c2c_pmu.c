@@ -174,19 +174,16 @@ static void c2c_pmu_thaw(struct uncore_pmu *upmu)
 #define C2C_WR		C2C_PEER_GPU
 
 /* id, the peers that have it, the low word of its 64-bit counter */
-#define C2C_EVENT(_name, _id, _peers, _lo) \
-	UNCORE_EVENT_ATTR_DATA(_name, _id, _peers, _lo)
-
 static struct attribute *c2c_pmu_events[] = {
-	C2C_EVENT(cycles, 0x0, C2C_RD, 0x86c),
-	C2C_EVENT(in_rd_cum_outs, 0x1, C2C_RD, 0x874),
-	C2C_EVENT(in_rd_req, 0x2, C2C_RD, 0x87c),
-	C2C_EVENT(in_wr_cum_outs, 0x3, C2C_WR, 0x884),
-	C2C_EVENT(in_wr_req, 0x4, C2C_WR, 0x88c),
-	C2C_EVENT(out_rd_cum_outs, 0x5, C2C_OUT_RD, 0x898),
-	C2C_EVENT(out_rd_req, 0x6, C2C_OUT_RD, 0x8a0),
-	C2C_EVENT(out_wr_cum_outs, 0x7, C2C_WR, 0x8a8),
-	C2C_EVENT(out_wr_req, 0x8, C2C_WR, 0x8b0),
+	UNCORE_EVENT_ATTR_DATA(cycles, 0x0, C2C_RD, 0x86c),
+	UNCORE_EVENT_ATTR_DATA(in_rd_cum_outs, 0x1, C2C_RD, 0x874),
+	UNCORE_EVENT_ATTR_DATA(in_rd_req, 0x2, C2C_RD, 0x87c),
+	UNCORE_EVENT_ATTR_DATA(in_wr_cum_outs, 0x3, C2C_WR, 0x884),
+	UNCORE_EVENT_ATTR_DATA(in_wr_req, 0x4, C2C_WR, 0x88c),
+	UNCORE_EVENT_ATTR_DATA(out_rd_cum_outs, 0x5, C2C_OUT_RD, 0x898),
+	UNCORE_EVENT_ATTR_DATA(out_rd_req, 0x6, C2C_OUT_RD, 0x8a0),
+	UNCORE_EVENT_ATTR_DATA(out_wr_cum_outs, 0x7, C2C_WR, 0x8a8),
+	UNCORE_EVENT_ATTR_DATA(out_wr_req, 0x8, C2C_WR, 0x8b0),
 	NULL
 };
 

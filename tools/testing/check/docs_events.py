@@ -21,12 +21,12 @@ import os
 import re
 import sys
 
-# PMU name pattern -> driver file, and the variant bits (macros of the driver)
-# of the PMU the documentation describes.
+# PMU name pattern -> driver file, and the attr_mask bits (macros of the
+# driver) of the PMU the documentation describes.
 PMUS = [
-    (r'nvidia_ucf_pmu_\d+', 'nvidia_t410_ucf_pmu.c', 'UNCORE_CSPMU_VAR_CC'),
-    (r'nvidia_pcie_pmu_\d+_rc_\d+', 'nvidia_t410_pcie_pmu.c', 'UNCORE_CSPMU_VAR_CC'),
-    (r'nvidia_pcie_tgt_pmu_\d+_rc_\d+', 'nvidia_t410_pcie_tgt_pmu.c', 'UNCORE_CSPMU_VAR_CC'),
+    (r'nvidia_ucf_pmu_\d+', 'nvidia_t410_ucf_pmu.c', 'UNCORE_CSPMU_ATTR_CC'),
+    (r'nvidia_pcie_pmu_\d+_rc_\d+', 'nvidia_t410_pcie_pmu.c', 'UNCORE_CSPMU_ATTR_CC'),
+    (r'nvidia_pcie_tgt_pmu_\d+_rc_\d+', 'nvidia_t410_pcie_tgt_pmu.c', 'UNCORE_CSPMU_ATTR_CC'),
     (r'nvidia_cmem_latency_pmu_\d+', 'nvidia_t410_cmem_latency_pmu.c', '0'),
     (r'nvidia_nvlink_c2c_pmu_\d+', 'nvidia_t410_c2c_pmu.c', 'C2C_PEER_GPU'),
     (r'nvidia_nvclink_pmu_\d+', 'nvidia_t410_c2c_pmu.c', 'C2C_PEER_CPU'),
@@ -57,11 +57,13 @@ class Driver:
             src = f.read()
         self.fixed = self.flag_set(src, 'UNCORE_PMU_FIXED_EVENTS')
         self.formats = {}
-        fmt = r'UNCORE_FORMAT_ATTR(_VAR)?\(\s*(\w+)\s*,\s*"([^"]*)"\s*(?:,\s*([^)]*))?\)'
+        fmt = r'UNCORE_FORMAT_ATTR(_MASK)?\(\s*(\w+)\s*,\s*"([^"]*)"\s*(?:,\s*([^)]*))?\)'
         for m in re.finditer(fmt, src):
             self.formats[m.group(2)] = (m.group(3), self.eval(m.group(4) or '0'))
         self.events = {}
-        ev = r'UNCORE_EVENT_ATTR(_VAR)?\(\s*(\w+)\s*,\s*([^,)]+)\s*(?:,\s*([^)]*))?\)'
+        # (name, id[, mask[, data]])
+        ev = (r'UNCORE_EVENT_ATTR(_MASK|_DATA)?\(\s*(\w+)\s*,\s*([^,)]+)\s*'
+              r'(?:,\s*([^,)]*))?(?:,\s*[^,)]*)?\)')
         for m in re.finditer(ev, src):
             self.events[m.group(2)] = (self.eval(m.group(3)), self.eval(m.group(4) or '0'))
         if not self.formats or not self.events:

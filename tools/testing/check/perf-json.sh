@@ -218,7 +218,7 @@ NVIDIA_JEP106 = 0x36b	# PMIIDR implementer of every NVIDIA CSPMU
 
 def events_of(text, defines):
 	ev = {}
-	for name, val in re.findall(r'UNCORE_EVENT_ATTR(?:_VAR)?\((\w+),\s*(\w+)', text):
+	for name, val in re.findall(r'UNCORE_EVENT_ATTR(?:_MASK|_DATA)?\((\w+),\s*(\w+)', text):
 		val = defines.get(val, val)
 		ev[name] = int(val, 0)
 	return ev
