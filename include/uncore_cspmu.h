@@ -65,8 +65,10 @@ struct uncore_cspmu;
  * @prodid:          PMIIDR product/variant/revision claimed (mask 0xfffff000)
  * @name:            PMU name format: socket, then the RC with @rc_name
  * @rc_name:         the name takes the RC number from _DSD instance_id
- * @desc:            formats, events and flags; desc.ops must be
- *                   &uncore_cspmu_ops
+ * @formats:         format/ entries, as &uncore_pmu_desc.formats
+ * @events:          events/ entries, as &uncore_pmu_desc.events
+ * @flags:           UNCORE_PMU_* flags; the engine gives the callbacks and
+ *                   the counters it finds in PMCFGR
  * @event_type:      PMEVTYPER value of @event (default: config[31:0])
  * @is_cycle:        @event counts on the cycle counter (default: config
  *                   == CSPMU_EV_CYCLES)
@@ -83,7 +85,9 @@ struct uncore_cspmu_impl {
 	u32 prodid;
 	const char *name;
 	bool rc_name;
-	struct uncore_pmu_desc desc;
+	struct attribute **formats;
+	struct attribute **events;
+	u32 flags;
 	u32 (*event_type)(struct perf_event *event);
 	bool (*is_cycle)(struct perf_event *event);
 	void (*set_ev_filter)(struct uncore_cspmu *cspmu, struct perf_event *event,
@@ -100,6 +104,7 @@ struct uncore_cspmu_impl {
  * struct uncore_cspmu - one CSPMU instance
  * @upmu:      the helper-layer PMU
  * @impl:      the driver's description
+ * @desc:      the helper layer's: @impl's tables, the engine's callbacks
  * @apmt:      the APMT node the device was made from
  * @page0:     page 0 (control and configuration)
  * @page1:     page 1 (counters, overflow status); page 0 again if single
@@ -130,6 +135,7 @@ struct uncore_cspmu_impl {
 struct uncore_cspmu {
 	struct uncore_pmu upmu;
 	const struct uncore_cspmu_impl *impl;
+	struct uncore_pmu_desc desc;
 	const struct uncore_apmt_node *apmt;
 	struct uncore_win page0;
 	struct uncore_win page1;
@@ -162,8 +168,6 @@ static inline struct uncore_cspmu *to_uncore_cspmu(struct pmu *pmu)
 {
 	return container_of(to_uncore_pmu(pmu), struct uncore_cspmu, upmu);
 }
-
-extern const struct uncore_pmu_ops uncore_cspmu_ops;
 
 void uncore_cspmu_write_cfg(struct uncore_cspmu *cspmu, u32 off, u32 val);
 

@@ -79,13 +79,9 @@ static struct attribute *ucf_pmu_events[] = {
 static const struct uncore_cspmu_impl ucf_pmu_impl = {
 	.prodid		= UCF_PRODID,
 	.name		= "nvidia_ucf_pmu_%u",
-	.desc = {
-		.ops		= &uncore_cspmu_ops,
-		.formats	= ucf_pmu_formats,
-		.events		= ucf_pmu_events,
-		.flags		= UNCORE_PMU_SHOW_ASSOC,
-		.counter_width	= 64,
-	},
+	.formats	= ucf_pmu_formats,
+	.events		= ucf_pmu_events,
+	.flags		= UNCORE_PMU_SHOW_ASSOC,
 	.set_ev_filter	= ucf_set_ev_filter,
 	.set_cc_filter	= ucf_set_cc_filter,
 };

@@ -314,8 +314,8 @@ static void cspmu_thaw(struct uncore_pmu *upmu)
 	c->frozen = false;
 }
 
-/* Helper-layer callbacks of every CSPMU driver: its uncore_pmu_desc.ops. */
-const struct uncore_pmu_ops uncore_cspmu_ops = {
+/* The helper-layer callbacks of every CSPMU: the engine's, not a driver's. */
+static const struct uncore_pmu_ops cspmu_ops = {
 	.validate_group	= cspmu_validate_group,
 	.get_counter	= cspmu_get_counter,
 	.start		= cspmu_start,
@@ -326,7 +326,6 @@ const struct uncore_pmu_ops uncore_cspmu_ops = {
 	.freeze		= cspmu_freeze,
 	.thaw		= cspmu_thaw,
 };
-EXPORT_SYMBOL_NS_GPL(uncore_cspmu_ops, UNCORE_PMU);
 
 /* Fold every counting event; an overflowed one starts from half again. */
 static void cspmu_fold(struct uncore_cspmu *c, unsigned int idx, bool preload)
@@ -617,6 +616,11 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 	const char *name;
 	int ret;
 
+	/* a driver's mistake, not the firmware's: loud, once */
+	if (WARN_ONCE(!impl->name || !impl->formats || !impl->events,
+		      "%s: uncore_cspmu_impl without name, formats or events\n",
+		      module_name(owner)))
+		return -EINVAL;
 	if (!plat || !*plat)
 		return -ENODEV;
 
@@ -645,7 +649,15 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 		return -ENODEV;
 	}
 
-	ret = uncore_pmu_init(&c->upmu, dev, &impl->desc);
+	/* the driver's tables; the ops and the counters are the engine's */
+	c->desc = (struct uncore_pmu_desc) {
+		.ops		= &cspmu_ops,
+		.formats	= impl->formats,
+		.events		= impl->events,
+		.flags		= impl->flags,
+		.counter_width	= 64,
+	};
+	ret = uncore_pmu_init(&c->upmu, dev, &c->desc);
 	if (ret)
 		return ret;
 	cspmu_discover(c);
