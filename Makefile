@@ -24,6 +24,7 @@ ifneq ($(filter arm64,$(TARGET_ARCH))$(filter 1 y,$(COMPILE_TEST)),)
 DRIVERS := y
 endif
 CONFIGS := CONFIG_UNCORE_PMU=m
+CONFIGS += CONFIG_UNCORE_CSPMU=m
 ifeq ($(DRIVERS),y)
 CONFIGS += CONFIG_MARVELL_PEM_PMU=m
 CONFIGS += CONFIG_NVIDIA_TEGRA410_CMEM_LATENCY_PMU=m
@@ -116,15 +117,18 @@ help:
 # make dkms-install [DKMS_KVER=<release>]: copy the package to
 # /usr/src/<name>-<version>/, dkms add, build and install it for the
 # running (or the given) kernel, and install the modprobe.d file that
-# keeps the in-kernel arm_cspmu modules away from our devices.
+# keeps the in-kernel arm_cspmu modules away from our devices and the
+# modules-load.d file that loads the CSPMU engine at boot.
 # make dkms-remove: dkms remove for every kernel, then delete the sources
-# and the modprobe.d file. DKMS_FLAGS go to dkms build, install and remove
-# (e.g. --kernelsourcedir <tree>); MODPROBE_D moves the modprobe.d file.
+# and both files. DKMS_FLAGS go to dkms build, install and remove (e.g.
+# --kernelsourcedir <tree>); MODPROBE_D and MODULES_LOAD_D move the files.
 DKMS_KVER ?= $(shell uname -r)
 DKMS_SRC := /usr/src/$(DKMS_NAME)-$(UNCORE_VERSION)
 DKMS_MV := -m $(DKMS_NAME) -v $(UNCORE_VERSION)
 MODPROBE_D ?= /etc/modprobe.d
 MODPROBE_CONF := packaging/modprobe.d/uncore-pmu.conf
+MODULES_LOAD_D ?= /etc/modules-load.d
+MODULES_LOAD_CONF := packaging/modules-load.d/uncore-pmu.conf
 # The package: the sources, this file and what it needs to build them.
 DKMS_FILES := dkms.conf $(firstword $(MAKEFILE_LIST)) Kbuild Kconfig LICENSE README.md \
 	scripts/conftest.sh $(MODPROBE_CONF) $(wildcard include/*.h drivers/perf/*.h) \
@@ -144,12 +148,13 @@ dkms-install: dkms-src
 	dkms build $(DKMS_MV) -k $(DKMS_KVER) --force $(DKMS_FLAGS)
 	dkms install $(DKMS_MV) -k $(DKMS_KVER) --force $(DKMS_FLAGS)
 	install -D -m 644 $(MODPROBE_CONF) $(MODPROBE_D)/uncore-pmu.conf
+	install -D -m 644 $(MODULES_LOAD_CONF) $(MODULES_LOAD_D)/uncore-pmu.conf
 
 dkms-remove:
 	if dkms status $(DKMS_MV) | grep -q .; then \
 		dkms remove $(DKMS_MV) --all $(DKMS_FLAGS); fi
 	rm -rf $(DKMS_SRC)
-	rm -f $(MODPROBE_D)/uncore-pmu.conf
+	rm -f $(MODPROBE_D)/uncore-pmu.conf $(MODULES_LOAD_D)/uncore-pmu.conf
 
 # make install-tools [DESTDIR=...]: the user-space tools to /usr/local/bin;
 # the RC-mapping tool only if this tree has it.

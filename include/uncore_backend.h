@@ -22,7 +22,8 @@ struct acpi_table_header;
 /**
  * UNCORE_BACKEND_IMPORT_NS - import the backend interface's namespace
  *
- * Test modules only; with UNCORE_IMPORT_NS() where they use the layer too.
+ * Test modules, and the CSPMU engine for a backend's interrupt; with
+ * UNCORE_IMPORT_NS() where they use the layer too.
  */
 #define UNCORE_BACKEND_IMPORT_NS()	MODULE_IMPORT_NS(UNCORE_PMU_BACKEND)
 
@@ -34,11 +35,6 @@ struct acpi_table_header;
  * @write:  write @bytes (4 or 8) of @val at physical address @addr
  * @irq:    optional: a Linux IRQ for the device whose first window starts
  *          at @base, for devices whose firmware gives none; 0 for none
- * @apmt:   optional: an APMT standing in for the firmware's, for test
- *          guests whose firmware cannot carry one (6.1's initrd table
- *          upgrade refuses APMT). If the firmware has no APMT, the helper
- *          layer makes devices of its nodes while the backend is registered,
- *          as it would of the firmware's; it must stay valid until then.
  *
  * With no backend registered the accessors of uncore_pmu.h are plain
  * relaxed MMIO behind a disabled static branch.
@@ -49,11 +45,20 @@ struct uncore_backend {
 	u64 (*read)(phys_addr_t addr, unsigned int bytes);
 	void (*write)(phys_addr_t addr, u64 val, unsigned int bytes);
 	int (*irq)(phys_addr_t base);
-	struct acpi_table_header *apmt;
 };
 
 int uncore_backend_register(const struct uncore_backend *be);
 void uncore_backend_unregister(const struct uncore_backend *be);
 int uncore_backend_irq(const struct uncore_win *win);
+
+/*
+ * An APMT standing in for the firmware's, for test guests whose firmware
+ * cannot carry one (6.1's initrd table upgrade refuses APMT), from the
+ * uncore_cspmu module: if the firmware has no APMT, devices are made of
+ * its nodes as of the firmware's, until it is removed again. A backend
+ * adds it once registered and removes it before it unregisters.
+ */
+void uncore_apmt_add_backend(struct acpi_table_header *hdr);
+void uncore_apmt_remove_backend(struct acpi_table_header *hdr);
 
 #endif /* __UNCORE_BACKEND_H */

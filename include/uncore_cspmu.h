@@ -75,10 +75,11 @@ struct uncore_cspmu;
  * @set_ev_filter:   program the filters of regular counter @phys
  * @set_cc_filter:   program PMCCFILTR for a cycle event
  * @reset_ev_filter: undo @set_ev_filter when the event stops
- * @validate_event:  shared-resource rules for a regular @event: against
- *                   its group leader always, and with @scheduling (from
- *                   pmu->add) also against the counters in use; -EINVAL
- *                   refuses it
+ * @validate_group:  at open: may a regular @event join its group (the
+ *                   group's counters are checked already); -EINVAL refuses
+ * @admit:           at pmu->add: may a regular @event count beside the
+ *                   scheduled ones (uncore_pmu_for_each_event());
+ *                   -EINVAL leaves it to perf's next rotation
  * @init:            extra probe work with the ACPI device of the node
  */
 struct uncore_cspmu_impl {
@@ -95,68 +96,93 @@ struct uncore_cspmu_impl {
 	void (*set_cc_filter)(struct uncore_cspmu *cspmu, struct perf_event *event);
 	void (*reset_ev_filter)(struct uncore_cspmu *cspmu, struct perf_event *event,
 				unsigned int phys);
-	int (*validate_event)(struct uncore_cspmu *cspmu, struct perf_event *event,
-			      bool scheduling);
+	int (*validate_group)(struct uncore_cspmu *cspmu, struct perf_event *event);
+	int (*admit)(struct uncore_cspmu *cspmu, struct perf_event *event);
 	int (*init)(struct uncore_cspmu *cspmu, struct acpi_device *adev);
 };
 
 /**
- * struct uncore_cspmu - one CSPMU instance
- * @upmu:      the helper-layer PMU
- * @impl:      the driver's description
- * @desc:      the helper layer's: @impl's tables, the engine's callbacks
- * @apmt:      the APMT node the device was made from
- * @page0:     page 0 (control and configuration)
- * @page1:     page 1 (counters, overflow status); page 0 again if single
- * @pmiidr:    product identification used for matching (APMT override first)
- * @pmcfgr:    configuration register
- * @atomic64:  64-bit counters can be read with one access
- * @cycle_idx: logical index of the cycle counter, or num_counters if none
- * @socket:    NUMA node of the first associated CPU
- * @rc:        RC number (_DSD instance_id), with impl->rc_name
- * @timer:     folds narrow counters often enough when there is no IRQ
- * @priv:      driver data
- * @pmcr_e:    PMCR.E as last written
- * @frozen:    a read transaction cleared PMCR.E
- * @held:      value of each stopped counter (logical index), while the
- *             bit in @held_valid says the counter still holds it
- * @held_valid: see @held
- * @cfg:       last value written to PMEVTYPER, PMEVFILT2R and PMEVFILTR of
- *             each physical counter (PMCCFILTR is PMEVTYPER31's slot)
- * @cfg_valid: which @cfg entries are known, bit 64 * register + counter
+ * struct uncore_cspmu_regs - the engine's copy of register state
+ * @pmcr_e:     PMCR.E as last written
+ * @frozen:     a read transaction cleared PMCR.E, and thaw sets it again
+ * @disabled:   between pmu_disable and pmu_enable
  * @cnten_want: PMCNTEN as the started counters need it (physical bits)
- * @cnten_hw:  PMCNTEN as last written
- * @disabled:  between pmu_disable and pmu_enable: PMCNTEN changes wait
- *             for pmu_enable, so scheduling a group writes it once
+ * @cnten_hw:   PMCNTEN as last written
+ * @cfg:        PMEVTYPER, PMEVFILT2R and PMEVFILTR of each physical counter
+ *              as last written (PMCCFILTR is PMEVTYPER31's slot)
+ * @cfg_valid:  which @cfg entries are known, bit 64 * register + counter
+ * @held:       value of each stopped counter (logical index), valid while
+ *              its bit in @held_valid is set
+ * @held_valid: see @held
  *
- * Register values are cached so that scheduling an event writes only the
- * registers whose value changes.
+ * Invariants, kept by the engine alone:
+ *  - every value cached here is what the register holds: the engine reads
+ *    them at probe and updates the copy with each write, so a write of the
+ *    value a register holds already is left out;
+ *  - PMCNTEN changes between pmu_disable and pmu_enable only in
+ *    @cnten_want, and pmu_enable writes them at once (one SET, one CLR);
+ *  - a counter whose bit in @held_valid is set has not counted since it
+ *    was read, so its next start needs no preload if @held is in the upper
+ *    half of the range.
+ */
+struct uncore_cspmu_regs {
+	bool pmcr_e;
+	bool frozen;
+	bool disabled;
+	u32 cnten_want[CSPMU_NR_SETS];
+	u32 cnten_hw[CSPMU_NR_SETS];
+	u32 cfg[3][CSPMU_MAX_PHYS];
+	DECLARE_BITMAP(cfg_valid, 3 * CSPMU_MAX_PHYS);
+	u64 held[UNCORE_PMU_MAX_COUNTERS];
+	DECLARE_BITMAP(held_valid, UNCORE_PMU_MAX_COUNTERS);
+};
+
+/**
+ * struct uncore_cspmu - one CSPMU instance
+ * @upmu: the helper-layer PMU
+ * @priv: driver data
+ *
+ * A driver uses these and the engine's helpers below; the rest is the
+ * engine's.
  */
 struct uncore_cspmu {
 	struct uncore_pmu upmu;
-	const struct uncore_cspmu_impl *impl;
-	struct uncore_pmu_desc desc;
-	const struct uncore_apmt_node *apmt;
-	struct uncore_win page0;
-	struct uncore_win page1;
-	u32 pmiidr;
-	u32 pmcfgr;
-	bool atomic64;
-	unsigned int cycle_idx;
+	void *priv;
+	/* private: */
+	/* NUMA node of the first associated CPU; RC number (_DSD instance_id) */
 	u32 socket;
 	u32 rc;
+	/* the driver's description, and the layer's: its tables, our callbacks */
+	const struct uncore_cspmu_impl *impl;
+	struct uncore_pmu_desc desc;
+	/* the APMT node the device was made from */
+	const struct uncore_apmt_node *apmt;
+	/* page 0 (control, configuration); page 1 (counters), page 0 if single */
+	struct uncore_win page0;
+	struct uncore_win page1;
+	/* product identification matched on (APMT override first) */
+	u32 pmiidr;
+	/* 64-bit counters can be read with one access */
+	bool atomic64;
+	/* logical index of the cycle counter, or num_counters if none */
+	unsigned int cycle_idx;
+	/* folds narrow counters often enough when there is no IRQ */
 	struct hrtimer timer;
-	void *priv;
-	bool pmcr_e;
-	bool frozen;
-	u64 held[UNCORE_PMU_MAX_COUNTERS];
-	DECLARE_BITMAP(held_valid, UNCORE_PMU_MAX_COUNTERS);
-	u32 cfg[3][CSPMU_MAX_PHYS];
-	DECLARE_BITMAP(cfg_valid, 3 * CSPMU_MAX_PHYS);
-	u32 cnten_want[CSPMU_NR_SETS];
-	u32 cnten_hw[CSPMU_NR_SETS];
-	bool disabled;
+	struct uncore_cspmu_regs regs;
 };
+
+/**
+ * uncore_cspmu_on_cycle - does @event hold the dedicated cycle counter
+ * @c:     the CSPMU
+ * @event: a scheduled event of @c (uncore_pmu_for_each_event())
+ *
+ * Return: true for the event on the cycle counter.
+ */
+static inline bool uncore_cspmu_on_cycle(const struct uncore_cspmu *c,
+					 const struct perf_event *event)
+{
+	return event->hw.idx == c->cycle_idx;
+}
 
 /**
  * to_uncore_cspmu - the CSPMU instance that embeds a perf PMU

@@ -30,7 +30,7 @@
 #define UNCORE_PMU_VERSION	"0"
 #endif
 
-/* Most counters (or logical event slots) one PMU instance tracks. */
+/* Most hardware counters one PMU instance allocates. */
 #define UNCORE_PMU_MAX_COUNTERS		64
 /* Attribute groups: format, events, cpumask, identifier, driver extras. */
 #define UNCORE_PMU_MAX_GROUPS		8
@@ -38,7 +38,8 @@
 /* uncore_pmu_desc.flags */
 /*
  * Counters are shared by all events and run on their own: an event starts
- * from a snapshot of the counter instead of programming one.
+ * from a snapshot of the counter instead of programming one, and takes no
+ * counter (num_counters is 0), so any number of events may count at once.
  */
 #define UNCORE_PMU_FREE_RUNNING		BIT(0)
 /* The event id must be one of the (visible) entries in events/. */
@@ -102,7 +103,8 @@ struct uncore_pmu_ops {
  * @extra_groups:  NULL-terminated further groups (optional)
  * @flags:         UNCORE_PMU_* flags
  * @capabilities:  PERF_PMU_CAP_* flags
- * @num_counters:  counters or event slots; 0 for no limit and no allocation
+ * @num_counters:  hardware counters events are allocated; 0: none (the
+ *                 events share free-running counters), and no limit
  * @counter_width: implemented counter width in bits (1-64)
  * @event_digits:  minimum hex digits of the id in events/ files
  */
@@ -129,7 +131,7 @@ struct uncore_pmu_desc {
  * @node:            preferred NUMA node for the active CPU
  * @irq:             interrupt that follows the active CPU, or -1
  * @attr_mask:       which masked format/ and events/ entries it shows
- * @num_counters:    counters or event slots in use by the allocator
+ * @num_counters:    hardware counters the allocator hands out
  * @counter_width:   counter width used for delta masking
  * @cfg_mask:        config, config1, config2 bits covered by format/
  * @event_mask:      config bits of the "event" format field
@@ -137,9 +139,10 @@ struct uncore_pmu_desc {
  * @txn_flags:       the open perf transaction (PERF_PMU_TXN_*), or 0
  * @hp_node:         CPU hotplug instance
  * @entry:           in the helper layer's list of registered PMUs
+ * @active:          scheduled events (pmu->add to pmu->del), oldest first,
+ *                   linked by &perf_event.active_entry
  * @used:            allocated counters
  * @events:          event on each allocated counter
- * @txn_read:        counters read in the open read transaction
  * @format_group:    format/, from @desc
  * @events_group:    events/, from @desc
  * @groups:          attribute groups handed to perf
@@ -162,13 +165,24 @@ struct uncore_pmu {
 	unsigned int txn_flags;
 	struct hlist_node hp_node;
 	struct list_head entry;
+	struct list_head active;
 	DECLARE_BITMAP(used, UNCORE_PMU_MAX_COUNTERS);
 	struct perf_event *events[UNCORE_PMU_MAX_COUNTERS];
-	DECLARE_BITMAP(txn_read, UNCORE_PMU_MAX_COUNTERS);
 	struct attribute_group format_group;
 	struct attribute_group events_group;
 	const struct attribute_group *groups[UNCORE_PMU_MAX_GROUPS];
 };
+
+/**
+ * uncore_pmu_for_each_event - walk the scheduled events of a PMU
+ * @upmu:  the PMU
+ * @event: the cursor
+ *
+ * From the PMU's perf callbacks, which run on its active CPU with
+ * interrupts off, as every change to the list does.
+ */
+#define uncore_pmu_for_each_event(upmu, event) \
+	list_for_each_entry(event, &(upmu)->active, active_entry)
 
 /**
  * to_uncore_pmu - the uncore PMU that embeds a perf PMU

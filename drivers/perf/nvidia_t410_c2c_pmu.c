@@ -26,7 +26,6 @@
 
 #define C2C_MAX_INST		16
 #define C2C_MAX_GPU		2
-#define C2C_MAX_EVENTS		32
 
 #define C2C_CTRL		0x864
 #define C2C_CTRL_ON		0x1
@@ -233,7 +232,6 @@ static const struct uncore_pmu_desc c2c_pmu_desc = {
 	.flags		= UNCORE_PMU_FREE_RUNNING | UNCORE_PMU_FIXED_EVENTS |
 			  UNCORE_PMU_SHOW_ASSOC,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
-	.num_counters	= C2C_MAX_EVENTS,
 	.counter_width	= 64,
 	.event_digits	= 1,
 };

@@ -24,28 +24,33 @@
 
 #define CMEM_NUM_INST		14
 #define CMEM_NUM_MC		3
-#define CMEM_MAX_EVENTS		32
 
 #define CMEM_CG_CTRL		0x800
 #define CMEM_CTRL		0x808
-#define CMEM_CYCLE_CNTR		0x818
-
 #define CMEM_CG_ON		0x1
 #define CMEM_CG_OFF		0x0
 #define CMEM_CTRL_STOP		0x0
 #define CMEM_CTRL_COUNT		0x1
 #define CMEM_CTRL_CLEAR		0x2
 
-/* Each window must reach the end of the last counter (0x860, 64 bits). */
-#define CMEM_WIN_SIZE		0x868
-
 #define CMEM_EV_CYCLES		0x0
 #define CMEM_EV_RD_REQ		0x1
 #define CMEM_EV_RD_CUM_OUTS	0x2
 
-/* Per memory controller: read requests and accumulated outstanding reads. */
-static const u16 cmem_req_cntr[CMEM_NUM_MC] = { 0x820, 0x838, 0x850 };
-static const u16 cmem_aor_cntr[CMEM_NUM_MC] = { 0x830, 0x848, 0x860 };
+/*
+ * Counter registers, each 64 bits: the cycle counter, then per memory
+ * controller a read-request counter and an outstanding-reads accumulator,
+ * each MC's pair CMEM_MC_STRIDE after the previous one.
+ */
+#define CMEM_CYCLE_CNTR		0x818
+#define CMEM_RD_REQ_CNTR	0x820
+#define CMEM_RD_CUM_OUTS_CNTR	0x830
+#define CMEM_MC_STRIDE		0x18
+
+/* Each window must reach the end of the last counter (0x860, 64 bits). */
+#define CMEM_WIN_SIZE		0x868
+static_assert(CMEM_RD_CUM_OUTS_CNTR + (CMEM_NUM_MC - 1) * CMEM_MC_STRIDE + 8 ==
+	      CMEM_WIN_SIZE);
 
 struct cmem_pmu {
 	struct uncore_pmu upmu;
@@ -64,23 +69,23 @@ static void cmem_pmu_bcast(struct cmem_pmu *cmem, u32 reg, u64 val)
 	uncore_write64(&cmem->bcast, reg, val);
 }
 
+/* hw.event_base: the event's counter, of the first MC (cmem_pmu_events[]). */
 static int cmem_pmu_read(struct perf_event *event, u64 *val)
 {
 	struct cmem_pmu *cmem = to_cmem_pmu(to_uncore_pmu(event->pmu));
-	const u16 *cntr;
+	u32 cntr = event->hw.event_base;
 	u64 sum = 0;
 	int i, mc;
 
 	/* The instances run in lock-step: one cycle counter tells the time. */
 	if (event->attr.config == CMEM_EV_CYCLES) {
-		*val = uncore_read64(&cmem->inst[0], CMEM_CYCLE_CNTR);
+		*val = uncore_read64(&cmem->inst[0], cntr);
 		return 0;
 	}
 
-	cntr = event->attr.config == CMEM_EV_RD_REQ ? cmem_req_cntr : cmem_aor_cntr;
 	for (i = 0; i < CMEM_NUM_INST; i++)
 		for (mc = 0; mc < CMEM_NUM_MC; mc++)
-			sum += uncore_read64(&cmem->inst[i], cntr[mc]);
+			sum += uncore_read64(&cmem->inst[i], cntr + mc * CMEM_MC_STRIDE);
 	*val = sum;
 	return 0;
 }
@@ -122,9 +127,9 @@ static void cmem_pmu_thaw(struct uncore_pmu *upmu)
 }
 
 static struct attribute *cmem_pmu_events[] = {
-	UNCORE_EVENT_ATTR(cycles, CMEM_EV_CYCLES),
-	UNCORE_EVENT_ATTR(rd_req, CMEM_EV_RD_REQ),
-	UNCORE_EVENT_ATTR(rd_cum_outs, CMEM_EV_RD_CUM_OUTS),
+	UNCORE_EVENT_ATTR_DATA(cycles, CMEM_EV_CYCLES, 0, CMEM_CYCLE_CNTR),
+	UNCORE_EVENT_ATTR_DATA(rd_req, CMEM_EV_RD_REQ, 0, CMEM_RD_REQ_CNTR),
+	UNCORE_EVENT_ATTR_DATA(rd_cum_outs, CMEM_EV_RD_CUM_OUTS, 0, CMEM_RD_CUM_OUTS_CNTR),
 	NULL
 };
 
@@ -147,7 +152,6 @@ static const struct uncore_pmu_desc cmem_pmu_desc = {
 	.flags		= UNCORE_PMU_FREE_RUNNING | UNCORE_PMU_FIXED_EVENTS |
 			  UNCORE_PMU_SHOW_ASSOC,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
-	.num_counters	= CMEM_MAX_EVENTS,
 	.counter_width	= 64,
 	.event_digits	= 1,
 };

@@ -45,26 +45,28 @@ static u32 pcie_bdf(struct perf_event *event)
 	return (f & PCIE_BDF_EN) ? f & (PCIE_BDF_EN | PCIE_BDF) : 0;
 }
 
-static int pcie_validate_event(struct uncore_cspmu *c, struct perf_event *event,
-			       bool scheduling)
+/* A BDF excludes root ports, and a group filters on its leader's BDF or none. */
+static int pcie_validate_group(struct uncore_cspmu *c, struct perf_event *event)
 {
-	struct perf_event *leader = event->group_leader, *other;
-	unsigned int idx;
+	struct perf_event *leader = event->group_leader;
 	u32 bdf = pcie_bdf(event);
 
 	if (bdf && (pcie_src_filter(event) & PCIE_RP))
 		return -EINVAL;
 	if (leader->pmu == event->pmu && bdf != pcie_bdf(leader))
 		return -EINVAL;
-	if (!scheduling)
-		return 0;
+	return 0;
+}
 
-	/* The single BDF filter: every scheduled event must agree on it. */
-	for_each_set_bit(idx, c->upmu.used, c->upmu.num_counters) {
-		other = c->upmu.events[idx];
-		if (idx != c->cycle_idx && other && pcie_bdf(other) != bdf)
+/* The single BDF filter: every scheduled event must agree on it. */
+static int pcie_admit(struct uncore_cspmu *c, struct perf_event *event)
+{
+	struct perf_event *other;
+	u32 bdf = pcie_bdf(event);
+
+	uncore_pmu_for_each_event(&c->upmu, other)
+		if (!uncore_cspmu_on_cycle(c, other) && pcie_bdf(other) != bdf)
 			return -EINVAL;
-	}
 	return 0;
 }
 
@@ -130,7 +132,8 @@ static const struct uncore_cspmu_impl pcie_pmu_impl = {
 	.set_ev_filter	= pcie_set_ev_filter,
 	.set_cc_filter	= pcie_set_cc_filter,
 	.reset_ev_filter = pcie_reset_ev_filter,
-	.validate_event	= pcie_validate_event,
+	.validate_group	= pcie_validate_group,
+	.admit		= pcie_admit,
 };
 
 module_uncore_cspmu_driver(pcie_pmu, "nvidia-t410-pcie-pmu", pcie_pmu_impl);

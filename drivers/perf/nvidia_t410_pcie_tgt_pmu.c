@@ -118,16 +118,20 @@ static unsigned int tgt_group_ranges(struct perf_event *event)
 	return n;
 }
 
-static int tgt_validate_event(struct uncore_cspmu *c, struct perf_event *event,
-			      bool scheduling)
+/* A group fits the slots: at most TGT_NUM_SLOTS distinct ranges. */
+static int tgt_validate_group(struct uncore_cspmu *c, struct perf_event *event)
 {
-	struct tgt_pmu *tgt = c->priv;
-
 	if (!(event->attr.config & TGT_ADDR_EN))
 		return 0;
-	if (scheduling)
-		return tgt_find_slot(tgt, event) < 0 ? -EINVAL : 0;
 	return tgt_group_ranges(event) > TGT_NUM_SLOTS ? -EINVAL : 0;
+}
+
+/* A slot is free, or already holds @event's range. */
+static int tgt_admit(struct uncore_cspmu *c, struct perf_event *event)
+{
+	if (!(event->attr.config & TGT_ADDR_EN))
+		return 0;
+	return tgt_find_slot(c->priv, event) < 0 ? -EINVAL : 0;
 }
 
 /* Program slot @s with its range, writing only the words that change. */
@@ -299,7 +303,8 @@ static const struct uncore_cspmu_impl tgt_pmu_impl = {
 	.set_ev_filter	= tgt_set_ev_filter,
 	.set_cc_filter	= tgt_set_cc_filter,
 	.reset_ev_filter = tgt_reset_ev_filter,
-	.validate_event	= tgt_validate_event,
+	.validate_group	= tgt_validate_group,
+	.admit		= tgt_admit,
 	.init		= tgt_init,
 };
 

@@ -12,13 +12,13 @@
  * has a parser, it is left to create the devices.
  *
  * A test register backend may bring an APMT of its own for guests whose
- * firmware cannot carry one (struct uncore_backend.apmt); if the firmware
+ * firmware cannot carry one (uncore_apmt_add_backend()); if the firmware
  * has none, its nodes go through the same walk while the backend is
  * registered, on kernels with a parser too (which found nothing to do).
  * Without such a backend nothing changes.
  */
 
-#define pr_fmt(fmt) "uncore_pmu: " fmt
+#define pr_fmt(fmt) "uncore_cspmu: " fmt
 
 #include <linux/acpi.h>
 #include <linux/err.h>
@@ -30,9 +30,8 @@
 #include <linux/sizes.h>
 
 #include "uncore_apmt.h"
+#include "uncore_backend.h"
 #include "uncore_internal.h"
-
-#if IS_ENABLED(CONFIG_ACPI)
 
 #define UNCORE_APMT_SIG		"APMT"
 #define UNCORE_APMT_PAGE_SIZE	SZ_4K
@@ -299,6 +298,7 @@ void uncore_apmt_add_backend(struct acpi_table_header *hdr)
 		uncore_apmt_walk(hdr, " (from the register backend)");
 	mutex_unlock(&uncore_apmt_lock);
 }
+EXPORT_SYMBOL_NS_GPL(uncore_apmt_add_backend, UNCORE_PMU_BACKEND);
 
 /**
  * uncore_apmt_remove_backend - remove what uncore_apmt_add_backend() made
@@ -311,6 +311,7 @@ void uncore_apmt_remove_backend(struct acpi_table_header *hdr)
 		uncore_apmt_remove_devs();
 	mutex_unlock(&uncore_apmt_lock);
 }
+EXPORT_SYMBOL_NS_GPL(uncore_apmt_remove_backend, UNCORE_PMU_BACKEND);
 
 /**
  * uncore_apmt_exit - remove what uncore_apmt_init() created
@@ -328,44 +329,3 @@ void __exit uncore_apmt_exit(void)
 	uncore_apmt_remove_devs();
 	acpi_put_table(hdr);
 }
-
-#else /* !CONFIG_ACPI */
-
-/**
- * uncore_apmt_init - create the APMT's PMU devices if the kernel does not
- *
- * This kernel has no ACPI: nothing to do.
- */
-void __init uncore_apmt_init(void)
-{
-}
-
-/**
- * uncore_apmt_exit - remove what uncore_apmt_init() created
- *
- * Nothing was created on this kernel.
- */
-void __exit uncore_apmt_exit(void)
-{
-}
-
-/**
- * uncore_apmt_add_backend - create the devices of a backend's APMT
- * @hdr: the APMT
- *
- * Not without ACPI.
- */
-void uncore_apmt_add_backend(struct acpi_table_header *hdr)
-{
-	pr_info("APMT: no ACPI in this kernel, the register backend's is ignored\n");
-}
-
-/**
- * uncore_apmt_remove_backend - remove what uncore_apmt_add_backend() made
- * @hdr: the APMT
- */
-void uncore_apmt_remove_backend(struct acpi_table_header *hdr)
-{
-}
-
-#endif /* CONFIG_ACPI */

@@ -43,9 +43,7 @@ static const struct uncore_backend *uncore_backend;
  * @be: the backend
  *
  * Only windows mapped after this call are redirected, so a backend must be
- * registered before the drivers probe. One backend at a time. If the
- * backend brings an APMT and the firmware has none, the devices of its
- * nodes are created (uncore_apmt.c).
+ * registered before the drivers probe. One backend at a time.
  *
  * Return: 0, or -EBUSY if another backend is registered.
  */
@@ -61,9 +59,6 @@ int uncore_backend_register(const struct uncore_backend *be)
 		static_branch_enable(&uncore_backend_active);
 	}
 	mutex_unlock(&uncore_backend_lock);
-	/* Outside the lock: drivers loaded already probe the new devices. */
-	if (!ret && be->apmt)
-		uncore_apmt_add_backend(be->apmt);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(uncore_backend_register, UNCORE_PMU_BACKEND);
@@ -77,9 +72,6 @@ EXPORT_SYMBOL_NS_GPL(uncore_backend_register, UNCORE_PMU_BACKEND);
  */
 void uncore_backend_unregister(const struct uncore_backend *be)
 {
-	/* Its APMT's devices go first, while their registers still work. */
-	if (be->apmt && READ_ONCE(uncore_backend) == be)
-		uncore_apmt_remove_backend(be->apmt);
 	mutex_lock(&uncore_backend_lock);
 	if (uncore_backend == be) {
 		static_branch_disable(&uncore_backend_active);
@@ -288,14 +280,19 @@ int uncore_read_hilohi(const struct uncore_win *win, u32 lo, u32 hi, u64 *val)
 }
 EXPORT_SYMBOL_NS_GPL(uncore_read_hilohi, UNCORE_PMU);
 
-/**
- * uncore_pmu_warn_once - warn the first time @what happens on this PMU
- * @upmu: the PMU
- * @what: which message
- * @fmt:  printf format of the message
+/*
+ * Messages printed once per PMU, each a bit of &uncore_pmu.warned: a
+ * counter read that did not settle (the count was kept), an interrupt
+ * that could not follow the active CPU.
  */
-void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,
-			  const char *fmt, ...)
+enum uncore_pmu_warn {
+	UNCORE_WARN_READ,
+	UNCORE_WARN_IRQ,
+};
+
+__printf(3, 4)
+static void uncore_pmu_warn_once(struct uncore_pmu *upmu, enum uncore_pmu_warn what,
+				 const char *fmt, ...)
 {
 	struct va_format vaf;
 	va_list args;
@@ -597,16 +594,17 @@ void uncore_pmu_event_update(struct perf_event *event)
 	local64_add((now - prev) & GENMASK_ULL(upmu->counter_width - 1, 0),
 		    &event->count);
 }
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_event_update, UNCORE_PMU);
 
 /**
- * uncore_pmu_busy - does any event hold a counter of @upmu
+ * uncore_pmu_busy - is any event of @upmu scheduled
  * @upmu: the PMU
  *
- * Return: true if at least one counter or slot is allocated.
+ * Return: true if at least one event is between pmu->add and pmu->del.
  */
 bool uncore_pmu_busy(struct uncore_pmu *upmu)
 {
-	return !bitmap_empty(upmu->used, upmu->num_counters);
+	return !list_empty(&upmu->active);
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_busy, UNCORE_PMU);
 
@@ -615,17 +613,23 @@ EXPORT_SYMBOL_NS_GPL(uncore_pmu_busy, UNCORE_PMU);
  * @upmu: the PMU, right before its hardware zeroes the counters
  *
  * For shared counters that the hardware zeroes (on a clear command, or
- * when counting is enabled) while the allocated events are up to date:
- * each allocated event takes its next delta from 0.
+ * when counting is enabled) while the scheduled events are up to date:
+ * each takes its next delta from 0.
  */
 void uncore_pmu_counters_zeroed(struct uncore_pmu *upmu)
 {
-	unsigned int idx;
+	struct perf_event *event;
 
-	for_each_set_bit(idx, upmu->used, upmu->num_counters)
-		local64_set(&upmu->events[idx]->hw.prev_count, 0);
+	uncore_pmu_for_each_event(upmu, event)
+		local64_set(&event->hw.prev_count, 0);
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_counters_zeroed, UNCORE_PMU);
+
+/*
+ * hw.state bit of an event read in the open read transaction; the layer
+ * sets it only there and clears it when the next one starts.
+ */
+#define UNCORE_HES_TXN_READ	PERF_HES_ARCH
 
 /**
  * uncore_pmu_update_unread - update the events a read transaction left out
@@ -638,13 +642,10 @@ EXPORT_SYMBOL_NS_GPL(uncore_pmu_counters_zeroed, UNCORE_PMU);
 void uncore_pmu_update_unread(struct uncore_pmu *upmu)
 {
 	struct perf_event *event;
-	unsigned int idx;
 
-	for_each_set_bit(idx, upmu->used, upmu->num_counters) {
-		event = upmu->events[idx];
-		if (!test_bit(idx, upmu->txn_read) && !(event->hw.state & PERF_HES_STOPPED))
+	uncore_pmu_for_each_event(upmu, event)
+		if (!(event->hw.state & (PERF_HES_STOPPED | UNCORE_HES_TXN_READ)))
 			uncore_pmu_event_update(event);
-	}
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_update_unread, UNCORE_PMU);
 
@@ -706,6 +707,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 			return idx;
 		upmu->events[idx] = event;
 	}
+	list_add_tail(&event->active_entry, &upmu->active);
 	hwc->idx = idx;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
@@ -720,6 +722,7 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	uncore_pmu_stop(event, PERF_EF_UPDATE);
+	list_del_init(&event->active_entry);
 	if (hwc->idx >= 0) {
 		upmu->events[hwc->idx] = NULL;
 		clear_bit(hwc->idx, upmu->used);
@@ -732,8 +735,8 @@ static void uncore_pmu_read(struct perf_event *event)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
 
-	if ((upmu->txn_flags & PERF_PMU_TXN_READ) && event->hw.idx >= 0)
-		__set_bit(event->hw.idx, upmu->txn_read);
+	if (upmu->txn_flags & PERF_PMU_TXN_READ)
+		event->hw.state |= UNCORE_HES_TXN_READ;
 	uncore_pmu_event_update(event);
 }
 
@@ -750,10 +753,12 @@ static void uncore_pmu_read(struct perf_event *event)
 static void uncore_pmu_start_txn(struct pmu *pmu, unsigned int flags)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
+	struct perf_event *event;
 
 	upmu->txn_flags = flags;
 	if (flags & PERF_PMU_TXN_READ) {
-		bitmap_zero(upmu->txn_read, UNCORE_PMU_MAX_COUNTERS);
+		uncore_pmu_for_each_event(upmu, event)
+			event->hw.state &= ~UNCORE_HES_TXN_READ;
 		upmu->desc->ops->freeze(upmu);
 	}
 }
@@ -887,6 +892,7 @@ int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
 	upmu->counter_width = desc->counter_width;
 	upmu->warned = 0;
 	cpumask_copy(&upmu->associated_cpus, cpu_possible_mask);
+	INIT_LIST_HEAD(&upmu->active);
 	bitmap_zero(upmu->used, UNCORE_PMU_MAX_COUNTERS);
 	return 0;
 }
@@ -1052,15 +1058,11 @@ static int __init uncore_pmu_module_init(void)
 	if (ret < 0)
 		return ret;
 	uncore_hp_state = ret;
-
-	/* Devices from the APMT, where the kernel does not make them itself. */
-	uncore_apmt_init();
 	return 0;
 }
 
 static void __exit uncore_pmu_module_exit(void)
 {
-	uncore_apmt_exit();
 	cpuhp_remove_multi_state(uncore_hp_state);
 }
 

@@ -280,7 +280,8 @@ if [ $demo = 0 ] && grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kdir/.config" 2>/dev/nu
 	tests+=(--tests "$BUILD/debug-tests")
 fi
 
-order="uncore_pmu uncore_sim marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu"
+order="uncore_pmu uncore_cspmu uncore_sim marvell_pem_pmu nvidia_t410_cmem_latency_pmu"
+order="$order nvidia_t410_c2c_pmu"
 order="$order nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu"
 # The arm64 guest is slower: each perf run costs more under TCG, and perf's
 # all-PMU test (when it runs there) also walks the CPU PMU's events. The limits catch a

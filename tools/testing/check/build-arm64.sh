@@ -15,7 +15,7 @@
 # build (C=2, the sparse the tree accepts: sparse.sh): no report about our
 # files; right after build-arm64-S only sparse runs.
 
-ARM64_MODS="drivers/perf/uncore_pmu drivers/perf/marvell_pem_pmu
+ARM64_MODS="drivers/perf/uncore_pmu drivers/perf/uncore_cspmu drivers/perf/marvell_pem_pmu
 	drivers/perf/nvidia_t410_cmem_latency_pmu drivers/perf/nvidia_t410_c2c_pmu
 	drivers/perf/nvidia_t410_ucf_pmu drivers/perf/nvidia_t410_pcie_pmu
 	drivers/perf/nvidia_t410_pcie_tgt_pmu"

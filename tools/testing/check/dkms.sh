@@ -19,7 +19,7 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 CACHE=${UNCORE_CACHE:-/var/cache/uncore-pmu}
-MODS="uncore_pmu marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu
+MODS="uncore_pmu uncore_cspmu marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu
 	nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu"
 
 # The test package; dkms.conf reads these (see there).
@@ -60,7 +60,7 @@ flock 9
 TMP=$(mktemp -d)
 # Signing key and modprobe.d of the test, so that the machine's stay untouched.
 export mok_signing_key="$TMP/mok.key" mok_certificate="$TMP/mok.pub"
-MK="make -s -C $REPO MODPROBE_D=$TMP/modprobe.d"
+MK="make -s -C $REPO MODPROBE_D=$TMP/modprobe.d MODULES_LOAD_D=$TMP/modules-load.d"
 
 # cleanup: what a failed run may leave (also a previous run's remains)
 cleanup()
@@ -113,6 +113,8 @@ echo "$st"
 [ "$st" = "$NAME/$VER, $REL, $ARCH: installed" ] || fail "dkms status: '$st'"
 cmp "$REPO/packaging/modprobe.d/uncore-pmu.conf" "$TMP/modprobe.d/uncore-pmu.conf" ||
 	fail "modprobe.d file not installed"
+cmp "$REPO/packaging/modules-load.d/uncore-pmu.conf" "$TMP/modules-load.d/uncore-pmu.conf" ||
+	fail "modules-load.d file not installed"
 
 step "installed modules"
 built=$(cd "/var/lib/dkms/$NAME/$VER/$REL/$ARCH/module" && ls | sort | tr '\n' ' ')
@@ -146,4 +148,5 @@ done
 [ ! -e "/var/lib/dkms/$NAME" ] || fail "left behind: /var/lib/dkms/$NAME"
 [ ! -e "$SRC" ] || fail "left behind: $SRC"
 [ ! -e "$TMP/modprobe.d/uncore-pmu.conf" ] || fail "modprobe.d file left behind"
+[ ! -e "$TMP/modules-load.d/uncore-pmu.conf" ] || fail "modules-load.d file left behind"
 echo "all removed"

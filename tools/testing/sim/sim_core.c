@@ -226,10 +226,12 @@ static int sim_be_irq(phys_addr_t base)
 /*
  * apmt=<file>: an APMT for guests whose firmware cannot carry one (arm64
  * 6.1: the initrd table upgrade refuses APMT). Loaded from the firmware
- * search path (/lib/firmware/<file>) and handed to the helper layer with
- * the backend; it enumerates it only if the firmware has no APMT.
+ * search path (/lib/firmware/<file>) and handed to the uncore_cspmu
+ * module's APMT enumeration once the backend is registered; it enumerates
+ * it only if the firmware has no APMT.
  */
 static char *apmt = "";
+static struct acpi_table_header *sim_apmt;
 module_param(apmt, charp, 0444);
 MODULE_PARM_DESC(apmt, "APMT file to hand to the helper layer, for firmware without one");
 
@@ -864,15 +866,18 @@ static int __init sim_init(void)
 	ret = sim_debugfs_init();
 	if (ret)
 		goto err_irq;
-	ret = sim_load_apmt(&sim_backend.apmt);
+	ret = sim_load_apmt(&sim_apmt);
 	if (ret)
 		goto err_debugfs;
 	ret = uncore_backend_register(&sim_backend);
 	if (ret) {
 		pr_err("cannot register the register backend: %d\n", ret);
-		kfree(sim_backend.apmt);
+		kfree(sim_apmt);
 		goto err_debugfs;
 	}
+	/* Drivers loaded already probe the new devices. */
+	if (sim_apmt)
+		uncore_apmt_add_backend(sim_apmt);
 	pr_info("topology %s: %u devices, %u windows\n", sim_topo->name,
 		sim_topo->nr_devs, sim_map_len);
 	return 0;
@@ -892,8 +897,10 @@ static void __exit sim_exit(void)
 	unsigned int i;
 
 	/* No window is mapped: each mapping pins this module. */
+	if (sim_apmt)
+		uncore_apmt_remove_backend(sim_apmt);
 	uncore_backend_unregister(&sim_backend);
-	kfree(sim_backend.apmt);
+	kfree(sim_apmt);
 	/* No rate writer can start background traffic after this. */
 	debugfs_remove_recursive(sim_root);
 	for (i = 0; i < sim_topo->nr_devs; i++)

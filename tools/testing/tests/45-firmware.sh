@@ -29,8 +29,8 @@ if [ -n "$SIMAPMT" ]; then
 	check_eq "apmt=: no firmware APMT to stand in for" absent \
 		"$([ -e $APMT ] && echo present || echo absent)"
 	APMT=/lib/firmware/$SIMAPMT
-	walked='uncore_pmu: APMT: [0-9]* of [0-9]* nodes.* (from the register backend)$'
-	check_cmd "apmt=: the helper layer walked the simulator's APMT" \
+	walked='uncore_cspmu: APMT: [0-9]* of [0-9]* nodes.* (from the register backend)$'
+	check_cmd "apmt=: uncore_cspmu walked the simulator's APMT" \
 		sh -c "dmesg | grep -q '$walked'"
 fi
 if [ -r $APMT ]; then

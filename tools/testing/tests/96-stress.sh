@@ -79,7 +79,8 @@ while [ \$r -lt $K ]; do
 		echo "event=\$e value=$V" > $UNCORE_SIM/\$p/inject
 	done
 	if [ \$r -eq 2 ]; then
-		for m in nvidia_t410_ucf_pmu nvidia_t410_cmem_latency_pmu uncore_pmu; do
+		for m in nvidia_t410_ucf_pmu nvidia_t410_cmem_latency_pmu \
+			 uncore_cspmu uncore_pmu; do
 			rmmod \$m 2>/dev/null && echo "\$m unloaded"
 		done > /tmp/rmmod.out
 	fi

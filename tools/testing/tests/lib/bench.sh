@@ -84,7 +84,8 @@ bench_setup() {
 	# tracer on and off patches a few hundred call sites instead of the
 	# whole kernel.
 	: > $BENCH_T/set_ftrace_filter
-	for m in /sys/module/uncore_pmu /sys/module/uncore_sim /sys/module/marvell_pem_pmu \
+	for m in /sys/module/uncore_pmu /sys/module/uncore_cspmu /sys/module/uncore_sim \
+		 /sys/module/marvell_pem_pmu \
 		 /sys/module/nvidia_t410_* /sys/module/twin_*; do
 		[ -d "$m" ] && echo ":mod:${m##*/}" >> $BENCH_T/set_ftrace_filter 2>/dev/null
 	done

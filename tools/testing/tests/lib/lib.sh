@@ -107,6 +107,32 @@ count_every_pmu() {
 		awk -F';' -v v="$1" '$1 != v { print $3 "=" $1 }'
 }
 
+# check_no_event_limit PMU EVENT N INJECT LINE: a PMU of shared
+# free-running counters takes any number of events. N separate EVENTs and
+# a group of N more count at once in one perf run, while LINE is injected
+# 20 times into INJECT: each must count 20 times LINE's value, running all
+# the time (no multiplexing).
+check_no_event_limit() {
+	_v=${5##*value=}
+	_v=${_v%% *}
+	_sep="" _grp="" _i=0
+	while [ $_i -lt "$3" ]; do
+		_sep="$_sep,$1/$2/"
+		_grp="$_grp,$1/$2/"
+		_i=$((_i + 1))
+	done
+	_out=$(perf stat -a -x';' -e "${_sep#,},{${_grp#,}}" -- sh -c "
+		i=0
+		while [ \$i -lt 20 ]; do
+			echo '$5' > $4
+			i=\$((i + 1))
+		done" 2>&1 >/dev/null)
+	check_eq "$1: $3 events and a group of $3, all exact, none multiplexed" \
+		"$(($3 * 2)):" "$(echo "$_out" | awk -F';' -v e="$1/$2/" -v w=$((_v * 20)) '
+			$3 == e { n++; if ($1 != w || $5 != "100.00") b = b " " $1 "@" $5 }
+			END { print n ":" b }')"
+}
+
 # check_one_cpu PMU: its cpumask names exactly one CPU (the PEM PMUs)
 check_one_cpu() {
 	_cpus=$(cat "$EV/$1/cpumask")

@@ -7,7 +7,7 @@
 
 . "$(dirname "$0")/lib/lib.sh"
 
-msg=$(dmesg | grep 'uncore_pmu: APMT')
+msg=$(dmesg | grep 'uncore_cspmu: APMT')
 case "$msg" in
 *"(id 256): unknown type 7, skipped"*)
 	ok "the bad node is reported by index, id and reason" ;;

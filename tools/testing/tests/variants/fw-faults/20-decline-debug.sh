@@ -4,7 +4,7 @@
 #
 # Firmware faults (topology fw-faults): a CSPMU with an unknown PMIIDR is
 # not an error, every CSPMU driver declines it with a debug message only.
-# The layer's debug messages are on (append: uncore_pmu.dyndbg=+p); a
+# The layer's debug messages are on (append: uncore_cspmu.dyndbg=+p); a
 # kernel without dynamic debug compiles them out, so vm-test.sh leaves this
 # test out there. That the device stays unbound is 10-faults.sh's check.
 

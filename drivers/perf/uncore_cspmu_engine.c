@@ -4,9 +4,12 @@
  * dedicated cycle counter, event and filter programming through driver
  * hooks, and overflow handling so that narrow counters never lose counts,
  * with the overflow interrupt or, where there is none, with a timer.
+ *
+ * A module of its own (uncore_cspmu, with the APMT enumeration of
+ * uncore_apmt.c), loaded by the CoreSight PMU drivers only.
  */
 
-#define pr_fmt(fmt) "uncore_pmu: " fmt
+#define pr_fmt(fmt) "uncore_cspmu: " fmt
 
 #include <linux/acpi.h>
 #include <acpi/processor.h>
@@ -86,8 +89,8 @@ static int cspmu_read(struct perf_event *event, u64 *val)
 	ret = cspmu_read_counter(c, cspmu_phys(c, idx), val);
 	/* Stopped, the counter keeps this value until it is started again. */
 	if (!ret && (event->hw.state & PERF_HES_STOPPED)) {
-		c->held[idx] = *val;
-		set_bit(idx, c->held_valid);
+		c->regs.held[idx] = *val;
+		set_bit(idx, c->regs.held_valid);
 	}
 	return ret;
 }
@@ -116,10 +119,10 @@ void uncore_cspmu_write_cfg(struct uncore_cspmu *cspmu, u32 off, u32 val)
 		if (off < cspmu_cfg_base[r] || n >= CSPMU_MAX_PHYS)
 			continue;
 		bit = r * CSPMU_MAX_PHYS + n;
-		if (test_bit(bit, cspmu->cfg_valid) && cspmu->cfg[r][n] == val)
+		if (test_bit(bit, cspmu->regs.cfg_valid) && cspmu->regs.cfg[r][n] == val)
 			return;
-		cspmu->cfg[r][n] = val;
-		__set_bit(bit, cspmu->cfg_valid);
+		cspmu->regs.cfg[r][n] = val;
+		__set_bit(bit, cspmu->regs.cfg_valid);
 		break;
 	}
 	uncore_write32(&cspmu->page0, off, val);
@@ -142,13 +145,13 @@ static void cspmu_sync_cnten(struct uncore_cspmu *c)
 	u32 on, off;
 
 	for (k = 0; k < CSPMU_NR_SETS; k++) {
-		off = c->cnten_hw[k] & ~c->cnten_want[k];
-		on = c->cnten_want[k] & ~c->cnten_hw[k];
+		off = c->regs.cnten_hw[k] & ~c->regs.cnten_want[k];
+		on = c->regs.cnten_want[k] & ~c->regs.cnten_hw[k];
 		if (off)
 			uncore_write32(&c->page0, CSPMU_PMCNTENCLR(k), off);
 		if (on)
 			uncore_write32(&c->page0, CSPMU_PMCNTENSET(k), on);
-		c->cnten_hw[k] = c->cnten_want[k];
+		c->regs.cnten_hw[k] = c->regs.cnten_want[k];
 	}
 }
 
@@ -160,10 +163,10 @@ static void cspmu_sync_cnten(struct uncore_cspmu *c)
 static void cspmu_set_cnten(struct uncore_cspmu *c, unsigned int phys, bool on)
 {
 	if (on)
-		c->cnten_want[phys / 32] |= BIT(phys % 32);
+		c->regs.cnten_want[phys / 32] |= BIT(phys % 32);
 	else
-		c->cnten_want[phys / 32] &= ~BIT(phys % 32);
-	if (!c->disabled)
+		c->regs.cnten_want[phys / 32] &= ~BIT(phys % 32);
+	if (!c->regs.disabled)
 		cspmu_sync_cnten(c);
 }
 
@@ -179,9 +182,9 @@ static void cspmu_start(struct perf_event *event)
 	 * be: an overflow then still comes less than a range after the value
 	 * the event saw last.
 	 */
-	if (test_and_clear_bit(event->hw.idx, c->held_valid) &&
-	    c->held[event->hw.idx] >= cspmu_period(c))
-		local64_set(&event->hw.prev_count, c->held[event->hw.idx]);
+	if (test_and_clear_bit(event->hw.idx, c->regs.held_valid) &&
+	    c->regs.held[event->hw.idx] >= cspmu_period(c))
+		local64_set(&event->hw.prev_count, c->regs.held[event->hw.idx]);
 	else
 		cspmu_preload(c, event);
 	if (event->hw.idx == c->cycle_idx) {
@@ -226,8 +229,8 @@ static int cspmu_get_counter(struct uncore_pmu *upmu, struct perf_event *event)
 		idx = find_next_zero_bit(upmu->used, n, c->cycle_idx + 1);
 	if (idx >= n)
 		return -EAGAIN;
-	if (c->impl->validate_event) {
-		ret = c->impl->validate_event(c, event, true);
+	if (c->impl->admit) {
+		ret = c->impl->admit(c, event);
 		if (ret)
 			return ret;
 	}
@@ -255,18 +258,18 @@ static int cspmu_validate_group(struct perf_event *event)
 
 	if (cycles > 1 || regular > slots)
 		return -EINVAL;
-	if (!cspmu_is_cycle(c, event) && c->impl->validate_event)
-		return c->impl->validate_event(c, event, false);
+	if (!cspmu_is_cycle(c, event) && c->impl->validate_group)
+		return c->impl->validate_group(c, event);
 	return 0;
 }
 
 /* PMCR.E on or off, written only when it changes. */
 static void cspmu_set_pmcr_e(struct uncore_cspmu *c, bool on)
 {
-	if (c->pmcr_e == on)
+	if (c->regs.pmcr_e == on)
 		return;
 	uncore_write32(&c->page0, CSPMU_PMCR, on ? CSPMU_PMCR_E : 0);
-	c->pmcr_e = on;
+	c->regs.pmcr_e = on;
 }
 
 /* No overflow interrupt and counters narrow enough to wrap: @timer folds them. */
@@ -279,7 +282,7 @@ static void cspmu_enable(struct uncore_pmu *upmu)
 {
 	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
 
-	c->disabled = false;
+	c->regs.disabled = false;
 	cspmu_sync_cnten(c);
 	if (!uncore_pmu_busy(upmu))
 		return;
@@ -292,7 +295,7 @@ static void cspmu_disable(struct uncore_pmu *upmu)
 {
 	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
 
-	c->disabled = true;
+	c->regs.disabled = true;
 	cspmu_set_pmcr_e(c, false);
 }
 
@@ -301,7 +304,7 @@ static void cspmu_freeze(struct uncore_pmu *upmu)
 {
 	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
 
-	c->frozen = c->pmcr_e;
+	c->regs.frozen = c->regs.pmcr_e;
 	cspmu_set_pmcr_e(c, false);
 }
 
@@ -309,9 +312,9 @@ static void cspmu_thaw(struct uncore_pmu *upmu)
 {
 	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
 
-	if (c->frozen)
+	if (c->regs.frozen)
 		cspmu_set_pmcr_e(c, true);
-	c->frozen = false;
+	c->regs.frozen = false;
 }
 
 /* The helper-layer callbacks of every CSPMU: the engine's, not a driver's. */
@@ -327,12 +330,10 @@ static const struct uncore_pmu_ops cspmu_ops = {
 	.thaw		= cspmu_thaw,
 };
 
-/* Fold every counting event; an overflowed one starts from half again. */
-static void cspmu_fold(struct uncore_cspmu *c, unsigned int idx, bool preload)
+/* Fold a counting event; an overflowed one starts from half again. */
+static void cspmu_fold(struct uncore_cspmu *c, struct perf_event *event, bool preload)
 {
-	struct perf_event *event = c->upmu.events[idx];
-
-	if (!event || (event->hw.state & PERF_HES_STOPPED))
+	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	uncore_pmu_event_update(event);
 	if (preload)
@@ -365,8 +366,8 @@ static irqreturn_t cspmu_irq(int irq, void *data)
 			continue;
 		for_each_set_bit(b, &ovs, 32) {
 			idx = cspmu_logical(c, 32 * k + b);
-			if (idx < c->upmu.num_counters && test_bit(idx, c->upmu.used))
-				cspmu_fold(c, idx, true);
+			if (idx < c->upmu.num_counters && c->upmu.events[idx])
+				cspmu_fold(c, c->upmu.events[idx], true);
 		}
 		uncore_write32(&c->page1, CSPMU_PMOVSCLR(k), ovs);
 		ret = IRQ_HANDLED;
@@ -378,13 +379,13 @@ static irqreturn_t cspmu_irq(int irq, void *data)
 static enum hrtimer_restart cspmu_timer(struct hrtimer *timer)
 {
 	struct uncore_cspmu *c = container_of(timer, struct uncore_cspmu, timer);
-	unsigned int idx;
+	struct perf_event *event;
 
 	/* Events are read on the active CPU only; the next enable there re-arms. */
 	if (smp_processor_id() != READ_ONCE(c->upmu.cpu) || !uncore_pmu_busy(&c->upmu))
 		return HRTIMER_NORESTART;
-	for_each_set_bit(idx, c->upmu.used, c->upmu.num_counters)
-		cspmu_fold(c, idx, false);
+	uncore_pmu_for_each_event(&c->upmu, event)
+		cspmu_fold(c, event, false);
 	hrtimer_forward_now(timer, ns_to_ktime(CSPMU_TIMER_NS));
 	return HRTIMER_RESTART;
 }
@@ -414,7 +415,6 @@ static u32 cspmu_read_pmiidr(struct uncore_cspmu *c)
 	       (p3 >> 4 & 0xf) << 12;			/* revision */
 }
 
-#ifdef CONFIG_ACPI
 /* Is @handle below a processor container (ACPI0010) with UID @uid? */
 static bool cspmu_in_container(acpi_handle handle, u32 uid)
 {
@@ -470,26 +470,15 @@ static struct acpi_device *cspmu_apmt_acpi_dev(const struct uncore_apmt_node *no
 	snprintf(uid, sizeof(uid), "%u", le32_to_cpu(node->inst_secondary));
 	return acpi_dev_get_first_match_dev(hid, uid, -1);
 }
-#else
-static void cspmu_apmt_cpus(const struct uncore_apmt_node *node, struct cpumask *mask)
-{
-	cpumask_clear(mask);
-}
-
-static struct acpi_device *cspmu_apmt_acpi_dev(const struct uncore_apmt_node *node)
-{
-	return NULL;
-}
-#endif
 
 /* Discover the counters: how many, how wide, and the cycle counter. */
 static void cspmu_discover(struct uncore_cspmu *c)
 {
+	u32 pmcfgr = uncore_read32(&c->page0, CSPMU_PMCFGR);
 	unsigned int n, width;
 
-	c->pmcfgr = uncore_read32(&c->page0, CSPMU_PMCFGR);
-	n = FIELD_GET(CSPMU_PMCFGR_N, c->pmcfgr) + 1;
-	width = FIELD_GET(CSPMU_PMCFGR_SIZE, c->pmcfgr) + 1;
+	n = FIELD_GET(CSPMU_PMCFGR_N, pmcfgr) + 1;
+	width = FIELD_GET(CSPMU_PMCFGR_SIZE, pmcfgr) + 1;
 	if (n > UNCORE_PMU_MAX_COUNTERS) {
 		dev_info(c->upmu.dev, "using %u of %u counters\n", UNCORE_PMU_MAX_COUNTERS, n);
 		n = UNCORE_PMU_MAX_COUNTERS;
@@ -497,7 +486,7 @@ static void cspmu_discover(struct uncore_cspmu *c)
 	c->upmu.num_counters = n;
 	c->upmu.counter_width = width;
 	c->cycle_idx = n;
-	if (c->pmcfgr & CSPMU_PMCFGR_CC) {
+	if (pmcfgr & CSPMU_PMCFGR_CC) {
 		c->cycle_idx = n <= CSPMU_CYCLE_PHYS ? n - 1 : CSPMU_CYCLE_PHYS;
 		c->upmu.attr_mask |= UNCORE_CSPMU_ATTR_CC;
 	}
@@ -543,14 +532,15 @@ static void cspmu_read_cfg(struct uncore_cspmu *c)
 			/* The cycle counter has PMCCFILTR, PMEVTYPER31's place, only. */
 			if (idx == c->cycle_idx && r)
 				break;
-			c->cfg[r][phys] = uncore_read32(&c->page0, cspmu_cfg_base[r] + 4 * phys);
-			__set_bit(r * CSPMU_MAX_PHYS + phys, c->cfg_valid);
+			c->regs.cfg[r][phys] = uncore_read32(&c->page0,
+							     cspmu_cfg_base[r] + 4 * phys);
+			__set_bit(r * CSPMU_MAX_PHYS + phys, c->regs.cfg_valid);
 		}
-		c->cnten_hw[phys / 32] |= BIT(phys % 32);
+		c->regs.cnten_hw[phys / 32] |= BIT(phys % 32);
 	}
 	for (k = 0; k < CSPMU_NR_SETS; k++)
-		if (c->cnten_hw[k])
-			c->cnten_hw[k] &= uncore_read32(&c->page0, CSPMU_PMCNTENSET(k));
+		if (c->regs.cnten_hw[k])
+			c->regs.cnten_hw[k] &= uncore_read32(&c->page0, CSPMU_PMCNTENSET(k));
 	cspmu_sync_cnten(c);
 }
 
@@ -697,3 +687,24 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(__uncore_cspmu_probe, UNCORE_PMU);
+
+static int __init uncore_cspmu_module_init(void)
+{
+	/* Devices from the APMT, where the kernel does not make them itself. */
+	uncore_apmt_init();
+	return 0;
+}
+
+static void __exit uncore_cspmu_module_exit(void)
+{
+	uncore_apmt_exit();
+}
+
+module_init(uncore_cspmu_module_init);
+module_exit(uncore_cspmu_module_exit);
+
+UNCORE_IMPORT_NS();
+UNCORE_BACKEND_IMPORT_NS();
+MODULE_DESCRIPTION("CoreSight PMU engine and APMT enumeration of the uncore PMU helper layer");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(UNCORE_PMU_VERSION);
