@@ -34,7 +34,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 
-#include "uncore_compat.h"
+#include "sim_compat.h"
 
 #include "sim.h"
 
