@@ -89,24 +89,10 @@ out=$(perf stat -a -x';' -e "$P0/ib_tlp_pr/,$P0/ib_tlp_pr/,$P0/ats_inv/" -- \
 check_eq "shared counter read by two events at once" "31 31 4 " "$out"
 
 # ---- two overlapping sessions keep their own deltas ----
-rm -f /tmp/pem_a_ready /tmp/pem_b_done
-perf stat -a -x';' -o /tmp/pem_a.out -e "$P0/ib_inflight/" -- sh -c "
-	echo 'event=ib_inflight value=3' > $I0
-	touch /tmp/pem_a_ready
-	while [ ! -f /tmp/pem_b_done ]; do sleep 0.1; done
-	echo 'event=ib_inflight value=5' > $I0" &
-apid=$!
-i=0
-while [ ! -f /tmp/pem_a_ready ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-b=$(stat_count "$P0/ib_inflight/" "echo 'event=ib_inflight value=7' > $I0")
-touch /tmp/pem_b_done
-wait $apid
-a=$(awk -F';' -v e="$P0/ib_inflight/" '$3 == e { print $1 }' /tmp/pem_a.out)
-check_eq "overlapping session B sees its own delta" 7 "$b"
-check_eq "overlapping session A sees all of its window" 15 "$a"
+set -- $(overlap_sessions $I0 "$P0/ib_inflight/" 'event=ib_inflight value=3' \
+	'event=ib_inflight value=5' "$P0/ib_inflight/" 'event=ib_inflight value=7')
+check_eq "overlapping session B sees its own delta" 7 "$2"
+check_eq "overlapping session A sees all of its window" 15 "$1"
 
 # ---- refused input ----
 T=$(pmu_type $P0)

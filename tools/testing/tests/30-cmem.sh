@@ -80,26 +80,13 @@ cyc=$(echo "$out" | awk -F';' '$3 ~ /cycles/ { print $1 }')
 check_eq "group: rd_req rd_cum_outs cycles" "1000 25000 2000000" "$req $outs $cyc"
 check_eq "group: average latency = rd_cum_outs / rd_req" 25 "$((outs / req))"
 # ---- exact across rescheduling: each session start/stop clears the counters ----
-rm -f /tmp/cm_a_ready /tmp/cm_b_done
-perf stat -a -x';' -o /tmp/cm_a.out -e "$C0/rd_req/" -- sh -c "
-	echo 'event=rd_req value=3 instance=5' > $I0
-	touch /tmp/cm_a_ready
-	while [ ! -f /tmp/cm_b_done ]; do sleep 0.1; done
-	echo 'event=rd_req value=5 instance=7 mc=1' > $I0" &
-apid=$!
-i=0
-while [ ! -f /tmp/cm_a_ready ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-b=$(stat_count "$C0/rd_req/" "echo 'event=rd_req value=7 instance=2 mc=2' > $I0")
-b2=$(stat_count "$C0/rd_cum_outs/" "echo 'event=rd_req value=11 instance=3' > $I0")
-touch /tmp/cm_b_done
-wait $apid
-a=$(awk -F';' -v e="$C0/rd_req/" '$3 == e { print $1 }' /tmp/cm_a.out)
-check_eq "overlapping: second session sees its own delta" 7 "$b"
-check_eq "overlapping: third session (other event) sees none" 0 "$b2"
-check_eq "overlapping: first session keeps every count" 26 "$a"
+set -- $(overlap_sessions $I0 "$C0/rd_req/" 'event=rd_req value=3 instance=5' \
+	'event=rd_req value=5 instance=7 mc=1' \
+	"$C0/rd_req/" 'event=rd_req value=7 instance=2 mc=2' \
+	"$C0/rd_cum_outs/" 'event=rd_req value=11 instance=3')
+check_eq "overlapping: second session sees its own delta" 7 "$2"
+check_eq "overlapping: third session (other event) sees none" 0 "$3"
+check_eq "overlapping: first session keeps every count" 26 "$1"
 
 # ---- no limit on events: the counters are shared, no event takes one ----
 check_no_event_limit $C0 rd_cum_outs 40 $I0 'event=rd_cum_outs value=10'

@@ -133,24 +133,11 @@ c=$(stat_count "$CL0/event=0x3/" true)
 check_eq "perf stat of a hidden event is <not supported>" "<not supported>" "$c"
 
 # ---- exact across rescheduling: counters restart at 0 on every enable ----
-rm -f /tmp/c2_a_ready /tmp/c2_b_done
-perf stat -a -x';' -o /tmp/c2_a.out -e "$N0/out_rd_req/" -- sh -c "
-	echo 'event=out_rd_req value=3 instance=1' > $IN
-	touch /tmp/c2_a_ready
-	while [ ! -f /tmp/c2_b_done ]; do sleep 0.1; done
-	echo 'event=out_rd_req value=5 instance=8' > $IN" &
-apid=$!
-i=0
-while [ ! -f /tmp/c2_a_ready ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-b=$(stat_count "$N0/out_rd_req,gpu_mask=0x2/" "echo 'event=out_rd_req value=7 instance=10' > $IN")
-touch /tmp/c2_b_done
-wait $apid
-a=$(awk -F';' -v e="$N0/out_rd_req/" '$3 == e { print $1 }' /tmp/c2_a.out)
-check_eq "overlapping: second session sees its own delta" 7 "$b"
-check_eq "overlapping: first session keeps every count" 15 "$a"
+set -- $(overlap_sessions $IN "$N0/out_rd_req/" 'event=out_rd_req value=3 instance=1' \
+	'event=out_rd_req value=5 instance=8' \
+	"$N0/out_rd_req,gpu_mask=0x2/" 'event=out_rd_req value=7 instance=10')
+check_eq "overlapping: second session sees its own delta" 7 "$2"
+check_eq "overlapping: first session keeps every count" 15 "$1"
 
 # ---- no limit on events: the counters are shared, no event takes one ----
 check_no_event_limit $N0 in_rd_req 40 $IN 'event=in_rd_req value=10'

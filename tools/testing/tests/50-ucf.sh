@@ -48,65 +48,17 @@ check_eq "events/* contents (v3 list)" "" "$evs"
 check_eq "20 events, no slc_access" 20 "$(ls $EV/$U0/events | wc -l)"
 
 # ---- traffic of every source/destination class, each a distinct bit ----
-# all_traffic EVENT: value 1 << (4 * src + dst) for each class pair.
-all_traffic() {
-	si=0
-	for s in $SRCS; do
-		di=0
-		for d in $DSTS; do
-			echo "event=$1 value=$((1 << (4 * si + di))) src=$s dst=$d"
-			di=$((di + 1))
-		done
-		si=$((si + 1))
-	done
-}
-all_traffic slc_bytes_rd > /tmp/ucf_all
-all_traffic 0x0 > /tmp/ucf_all0
+grid_traffic slc_bytes_rd src "$SRCS" dst "$DSTS" > /tmp/ucf_all
+grid_traffic 0x0 src "$SRCS" dst "$DSTS" > /tmp/ucf_all0
 
-# expect SRCMASK DSTMASK (bit i = i-th class; 0 = the whole group)
-expect() {
-	sm=$1
-	dm=$2
-	[ "$sm" = 0 ] && sm=7
-	[ "$dm" = 0 ] && dm=15
-	sum=0
-	si=0
-	while [ $si -lt 3 ]; do
-		di=0
-		while [ $di -lt 4 ]; do
-			if [ $(((sm >> si) & 1)) = 1 ] && [ $(((dm >> di) & 1)) = 1 ]; then
-				sum=$((sum + (1 << (4 * si + di))))
-			fi
-			di=$((di + 1))
-		done
-		si=$((si + 1))
-	done
-	echo $sum
-}
-
-# terms SRCMASK DSTMASK: the perf terms that select them
-terms() {
-	t=""
-	i=0
-	for s in $SRCS; do
-		[ $((($1 >> i) & 1)) = 1 ] && t="$t,src_$s=0x1"
-		i=$((i + 1))
-	done
-	i=0
-	for d in $DSTS; do
-		[ $((($2 >> i) & 1)) = 1 ] && t="$t,dst_$d=0x1"
-		i=$((i + 1))
-	done
-	echo "$t"
-}
 
 # Every filter term alone, pairs, and the defaults of an empty group.
 for f in "0 0" "1 0" "2 0" "4 0" "0 1" "0 2" "0 4" "0 8" "2 1" "5 8" "3 6" "7 15" \
 	 "6 0" "0 12"; do
 	set -- $f
-	ev="$U0/event=0x113$(terms $1 $2)/"
+	ev="$U0/event=0x113$(mask_terms $1 src_ $SRCS)$(mask_terms $2 dst_ $DSTS)/"
 	c=$(stat_count "$ev" "cat /tmp/ucf_all > $IU0")
-	check_eq "filter src=$1 dst=$2: $ev" "$(expect $1 $2)" "$c"
+	check_eq "filter src=$1 dst=$2: $ev" "$(grid_sum $1 3 $2 4)" "$c"
 done
 
 # The documented example commands, verbatim.
@@ -115,7 +67,7 @@ check_eq "doc: nvidia_ucf_pmu_0/event=0x0/" 4095 "$c"
 c=$(stat_count "nvidia_ucf_pmu_0/event=0x0,src_loc_cpu=0x1,dst_loc_cmem=0x1/" \
 	"cat /tmp/ucf_all0 > $IU0")
 check_eq "doc: nvidia_ucf_pmu_0/event=0x0,src_loc_cpu=0x1,dst_loc_cmem=0x1/" 16 "$c"
-all_traffic 0x0 > /tmp/ucf_all0_1
+grid_traffic 0x0 src "$SRCS" dst "$DSTS" > /tmp/ucf_all0_1
 c=$(stat_count "nvidia_ucf_pmu_1/event=0x0,src_loc_noncpu=0x1,dst_rem=0x1/" \
 	"cat /tmp/ucf_all0_1 > $IU1; cat /tmp/ucf_all0 > $IU0")
 check_eq "doc: nvidia_ucf_pmu_1/event=0x0,src_loc_noncpu=0x1,dst_rem=0x1/" 8 "$c"
@@ -140,31 +92,13 @@ out=$(perf stat -a -x';' -e "{$U0/slc_bytes_rd/,$U0/slc_bytes_wr/,$U0/cycles/}" 
 	sh -c "printf '%s\n' 'event=slc_bytes_rd value=64' 'event=slc_bytes_wr value=32' \
 	'event=cycles value=1000' > $IU0" 2>&1 >/dev/null | awk -F';' '{ printf "%s ", $1 }')
 check_eq "group of rd, wr, cycles" "64 32 1000 " "$out"
-g="$U0/event=0x113/"
-i=1
-while [ $i -lt 9 ]; do
-	g="$g,$U0/event=0x113/"
-	i=$((i + 1))
-done
 T=$(pmu_type $U0)
-out=$(perf stat -vv -a -x';' -e "{$g}" -- true 2>&1 >/dev/null)
-check_eq "group of 9 regular events on 8 counters: the 9th is refused" "<not supported>" \
-	"$(echo "$out" | awk -F';' '$3 ~ /event=0x113/ { l = $1 } END { print l }')"
-if echo "$out" | grep -q 'failed, error -22'; then
-	ok "group of 9 regular events: EINVAL"
-else
-	not_ok "group of 9 regular events: EINVAL" "$out"
-fi
+check_group_refused "group of 9 regular events on 8 counters" "$(events_n 9 "$U0/event=0x113/")"
 check_eq "errno: two cycle events in one group" "errno 22 EINVAL" \
 	"$($PERF_OPEN -L "$T:0x100000000" "$T" 0x100000000)"
 
 # ---- more events than counters: perf multiplexes and scales ----
-m="$U0/event=0x113/"
-i=1
-while [ $i -lt 12 ]; do
-	m="$m,$U0/event=0x113/"
-	i=$((i + 1))
-done
+m=$(events_n 12 "$U0/event=0x113/")
 out=$(perf stat -a -x';' -e "$m" -- sh -c "
 	i=0
 	while [ \$i -lt 20 ]; do

@@ -12,17 +12,7 @@ I=$UNCORE_SIM/$P/inject
 DSTS="loc_cmem loc_gmem loc_pcie_p2p loc_pcie_cxl rem"
 
 # ---- sysfs: rc 0-5 on both sockets ----
-missing=""
-for s in 0 1; do
-	for rc in 0 1 2 3 4 5; do
-		p=nvidia_pcie_pmu_${s}_rc_$rc
-		[ -d "$EV/$p" ] || missing="$missing $p"
-		[ "$(cat $EV/$p/identifier 2>&1)" = 1030136b ] || missing="$missing $p:identifier"
-		[ "$(cat $EV/$p/associated_cpus 2>&1)" = $((s * 2)) ] ||
-			missing="$missing $p:associated_cpus"
-	done
-done
-check_eq "12 PCIE PMUs, identifier 1030136b, socket CPUs" "" "$missing"
+check_rc_pmus nvidia_pcie_pmu 1030136b
 fmt=""
 for f in event src_rp_mask src_bdf src_bdf_en dst_loc_cmem dst_loc_gmem dst_loc_pcie_p2p \
 	 dst_loc_pcie_cxl dst_rem; do
@@ -41,15 +31,7 @@ check_eq "events/* contents" "" "$evs"
 # ---- traffic from every RP to every destination, each a distinct bit ----
 # rp_traffic EVENT: value 1 << (5 * rp + dst) for rp 0-3; RP 4-7 add 1 << 20.
 rp_traffic() {
-	rp=0
-	while [ $rp -lt 4 ]; do
-		di=0
-		for d in $DSTS; do
-			echo "event=$1 value=$((1 << (5 * rp + di))) rp=$rp dst=$d"
-			di=$((di + 1))
-		done
-		rp=$((rp + 1))
-	done
+	grid_traffic $1 rp "0 1 2 3" dst "$DSTS"
 	echo "event=$1 value=$((1 << 20)) rp=7 dst=loc_cmem"
 }
 
@@ -59,30 +41,9 @@ expect() {
 	dm=$2
 	[ "$rm" = 0 ] && rm=255
 	[ "$dm" = 0 ] && dm=31
-	sum=0
-	rp=0
-	while [ $rp -lt 4 ]; do
-		di=0
-		while [ $di -lt 5 ]; do
-			if [ $(((rm >> rp) & 1)) = 1 ] && [ $(((dm >> di) & 1)) = 1 ]; then
-				sum=$((sum + (1 << (5 * rp + di))))
-			fi
-			di=$((di + 1))
-		done
-		rp=$((rp + 1))
-	done
+	sum=$(grid_sum $rm 4 $dm 5)
 	[ $(((rm >> 7) & 1)) = 1 ] && [ $((dm & 1)) = 1 ] && sum=$((sum + (1 << 20)))
 	echo $sum
-}
-
-dterms() {
-	t=""
-	i=0
-	for d in $DSTS; do
-		[ $((($1 >> i) & 1)) = 1 ] && t="$t,dst_$d=0x1"
-		i=$((i + 1))
-	done
-	echo "$t"
 }
 
 rp_traffic rd_req > /tmp/pcie_rd_req
@@ -90,34 +51,24 @@ for f in "0 0" "1 0" "2 0" "8 0" "128 0" "0 1" "0 2" "0 4" "0 8" "0 16" "3 1" "5
 	set -- $f
 	rps=""
 	[ "$1" != 0 ] && rps=",src_rp_mask=$1"
-	ev="$P/event=0x2$rps$(dterms $2)/"
+	ev="$P/event=0x2$rps$(mask_terms $2 dst_ $DSTS)/"
 	c=$(stat_count "$ev" "cat /tmp/pcie_rd_req > $I")
 	check_eq "filter rp=$1 dst=$2: $ev" "$(expect $1 $2)" "$c"
 done
 
 # ---- the documented examples, verbatim, with traffic that must not count ----
-doc() {
-	ev=$1
-	pmu=${ev%%/*}
-	shift
-	want=$1
-	shift
-	printf '%s\n' "$@" > /tmp/pcie_doc
-	c=$(stat_count "$ev" "cat /tmp/pcie_doc > $UNCORE_SIM/$pmu/inject")
-	check_eq "doc: $ev" "$want" "$c"
-}
-doc "nvidia_pcie_pmu_0_rc_0/event=0x0,src_rp_mask=0x1/" 100 \
+check_inject_count "nvidia_pcie_pmu_0_rc_0/event=0x0,src_rp_mask=0x1/" 100 \
 	"event=rd_bytes value=100 rp=0 dst=rem" "event=rd_bytes value=5 rp=1" \
 	"event=wr_bytes value=7 rp=0"
-doc "nvidia_pcie_pmu_0_rc_1/event=0x1,src_rp_mask=0x3,dst_loc_cmem=0x1/" 30 \
+check_inject_count "nvidia_pcie_pmu_0_rc_1/event=0x1,src_rp_mask=0x3,dst_loc_cmem=0x1/" 30 \
 	"event=wr_bytes value=10 rp=0 dst=loc_cmem" "event=wr_bytes value=20 rp=1 dst=loc_cmem" \
 	"event=wr_bytes value=40 rp=1 dst=loc_gmem" "event=wr_bytes value=80 rp=2 dst=loc_cmem"
-doc "nvidia_pcie_pmu_1_rc_2/event=0x2,src_rp_mask=0x1/" 3 \
+check_inject_count "nvidia_pcie_pmu_1_rc_2/event=0x2,src_rp_mask=0x1/" 3 \
 	"event=rd_req value=3 rp=0 dst=loc_pcie_p2p" "event=rd_req value=4 rp=3"
-doc "nvidia_pcie_pmu_1_rc_3/event=0x3,src_rp_mask=0x3,dst_loc_cmem=0x1/" 11 \
+check_inject_count "nvidia_pcie_pmu_1_rc_3/event=0x3,src_rp_mask=0x3,dst_loc_cmem=0x1/" 11 \
 	"event=wr_req value=5 rp=0" "event=wr_req value=6 rp=1" \
 	"event=wr_req value=7 rp=1 dst=rem" "event=wr_req value=9 rp=4"
-doc "nvidia_pcie_pmu_0_rc_4/event=0x4,src_bdf=0x0180,src_bdf_en=0x1/" 1000 \
+check_inject_count "nvidia_pcie_pmu_0_rc_4/event=0x4,src_bdf=0x0180,src_bdf_en=0x1/" 1000 \
 	"event=rd_cum_outs value=1000 rp=2 bdf=0x0180 dst=rem" \
 	"event=rd_cum_outs value=3 rp=2 bdf=0x0181" "event=rd_cum_outs value=5 rp=0 bdf=0x2781"
 

@@ -11,15 +11,7 @@ P=nvidia_pcie_tgt_pmu_0_rc_0
 I=$UNCORE_SIM/$P/inject
 
 # ---- sysfs ----
-missing=""
-for s in 0 1; do
-	for rc in 0 1 2 3 4 5; do
-		p=nvidia_pcie_tgt_pmu_${s}_rc_$rc
-		[ -d "$EV/$p" ] || missing="$missing $p"
-		[ "$(cat $EV/$p/identifier 2>&1)" = 1070036b ] || missing="$missing $p:identifier"
-	done
-done
-check_eq "12 PCIE-TGT PMUs, identifier 1070036b" "" "$missing"
+check_rc_pmus nvidia_pcie_tgt_pmu 1070036b
 fmt=""
 for f in event dst_rp_mask dst_addr_en dst_addr_base dst_addr_mask; do
 	fmt="$fmt $f=$(cat $EV/$P/format/$f 2>&1)"
@@ -33,64 +25,44 @@ for e in rd_bytes:0x0 wr_bytes:0x1 rd_req:0x2 wr_req:0x3 cycles:0x4; do
 done
 check_eq "events/* contents" "" "$evs"
 
-doc() {
-	ev=$1
-	pmu=${ev%%/*}
-	shift
-	want=$1
-	shift
-	printf '%s\n' "$@" > /tmp/tgt_doc
-	c=$(stat_count "$ev" "cat /tmp/tgt_doc > $UNCORE_SIM/$pmu/inject")
-	check_eq "$ev" "$want" "$c"
-}
-
 # ---- the documented examples, verbatim ----
-doc "nvidia_pcie_tgt_pmu_0_rc_0/event=0x0,dst_rp_mask=0x3/" 30 \
+check_inject_count "nvidia_pcie_tgt_pmu_0_rc_0/event=0x0,dst_rp_mask=0x3/" 30 \
 	"event=rd_bytes value=10 rp=0 target=bar" "event=rd_bytes value=20 rp=1 target=bar" \
 	"event=rd_bytes value=40 rp=2 target=bar" "event=rd_bytes value=80 rp=0 target=cxl" \
 	"event=wr_bytes value=160 rp=0 target=bar"
 E=dst_addr_base=0x10000,dst_addr_mask=0xFFF00,dst_addr_en=0x1
-doc "nvidia_pcie_tgt_pmu_0_rc_1/event=0x1,$E/" 96 \
+check_inject_count "nvidia_pcie_tgt_pmu_0_rc_1/event=0x1,$E/" 96 \
 	"event=wr_bytes value=64 addr=0x10040 rp=3 target=bar" \
 	"event=wr_bytes value=32 addr=0x100ff target=cxl" \
 	"event=wr_bytes value=1 addr=0x10100" "event=wr_bytes value=2 addr=0xff00" \
 	"event=rd_bytes value=4 addr=0x10000"
 
 # ---- root ports and targets ----
-doc "$P/rd_req/" 7 "event=rd_req value=3 rp=0 target=bar" \
+check_inject_count "$P/rd_req/" 7 "event=rd_req value=3 rp=0 target=bar" \
 	"event=rd_req value=4 rp=7 target=bar" "event=rd_req value=100 rp=0 target=cxl"
-doc "$P/rd_req,dst_rp_mask=0x80/" 4 "event=rd_req value=3 rp=0 target=bar" \
+check_inject_count "$P/rd_req,dst_rp_mask=0x80/" 4 "event=rd_req value=3 rp=0 target=bar" \
 	"event=rd_req value=4 rp=7 target=bar" "event=rd_req value=100 rp=7 target=cxl"
-doc "$P/wr_req,dst_addr_base=0x2000000000,dst_addr_mask=0xfffffff000000000,dst_addr_en=1/" 11 \
+E=dst_addr_base=0x2000000000,dst_addr_mask=0xfffffff000000000,dst_addr_en=1
+check_inject_count "$P/wr_req,$E/" 11 \
 	"event=wr_req value=5 addr=0x2000001000 target=cxl" \
 	"event=wr_req value=6 addr=0x2fffffffff target=bar" \
 	"event=wr_req value=100 addr=0x3000000000 target=cxl"
-doc "$P/wr_req,dst_rp_mask=0x1,dst_addr_base=0x4000,dst_addr_mask=0xf000,dst_addr_en=1/" 7 \
+E=dst_addr_base=0x4000,dst_addr_mask=0xf000,dst_addr_en=1
+check_inject_count "$P/wr_req,dst_rp_mask=0x1,$E/" 7 \
 	"event=wr_req value=3 rp=0 addr=0x9000 target=bar" \
 	"event=wr_req value=4 rp=5 addr=0x4abc target=cxl" \
 	"event=wr_req value=100 rp=5 addr=0x9000 target=bar"
-doc "$P/cycles/" 2024 "event=cycles value=2024"
+check_inject_count "$P/cycles/" 2024 "event=cycles value=2024"
 
 # ---- slots: equal ranges share one, all are released when events close ----
 # (8 counters here; nine ranges on a wider model: variants/cspmu-wide)
-evs=""
-: > /tmp/tgt_slots
-i=0
-while [ $i -lt 7 ]; do
-	base=$((0x100000 * (i + 1)))
-	evs="$evs,$P/rd_bytes,dst_addr_base=$base,dst_addr_mask=0xff00000,dst_addr_en=1/"
-	echo "event=rd_bytes value=$((i + 1)) addr=$((base + 0x40))" >> /tmp/tgt_slots
-	i=$((i + 1))
-done
+evs=$(tgt_range_events $P rd_bytes 7 0x100000 /tmp/tgt_slots)
 evs="$evs,$P/rd_bytes,dst_addr_base=0x100000,dst_addr_mask=0xff00000,dst_addr_en=1/"
-out=$(perf stat -a -x';' -e "${evs#,}" -- sh -c "cat /tmp/tgt_slots > $I" \
+out=$(perf stat -a -x';' -e "$evs" -- sh -c "cat /tmp/tgt_slots > $I" \
 	2>&1 >/dev/null | awk -F';' '{ printf "%s ", $1 }')
 check_eq "7 ranges in 7 slots, an 8th event shares slot 0" "1 2 3 4 5 6 7 1 " "$out"
-# A released slot is disabled (CTRL 0); its range may stay for the next user.
-bad=$(awk '$1 ~ /^filter:0x(d38|d4c|d60|d74|d88|d9c|db0|dc4)$/ && $2 != "0x0" { print $1 "=" $2 }' \
-	"$UNCORE_SIM/$P/regs" 2>&1)
-check_eq "all slots released after the events closed" "" "$bad"
-doc "$P/rd_bytes,dst_addr_base=0x7000,dst_addr_mask=0xf000,dst_addr_en=1/" 9 \
+check_tgt_slots_released $P
+check_inject_count "$P/rd_bytes,dst_addr_base=0x7000,dst_addr_mask=0xf000,dst_addr_en=1/" 9 \
 	"event=rd_bytes value=9 addr=0x7001" "event=rd_bytes value=10 addr=0x100040"
 
 # ---- refused input ----

@@ -26,32 +26,9 @@
 BENCH_TIMING=0
 [ -f "$TESTLIB/bench.conf" ] && . "$TESTLIB/bench.conf"
 
-# vm-test.sh leaves this test out on kernels built without the tracer;
-# on the others its absence is a failure, not a skip.
-if ! bench_setup; then
-	not_ok "function_graph tracer available" "$(cat /sys/kernel/tracing/available_tracers 2>&1)"
-	done_testing
-	exit 1
-fi
+bench_require
 check_eq "every perf callback of the helper layer is traced" "$BENCH_CALLBACKS" \
 	"${BENCH_GRAPH# }"
-
-UCF=nvidia_ucf_pmu_0
-PCIE=nvidia_pcie_pmu_0_rc_0
-TGT=nvidia_pcie_tgt_pmu_0_rc_0
-CMEM=nvidia_cmem_latency_pmu_0
-C2C=nvidia_nvlink_c2c_pmu_0
-CLINK=nvidia_nvclink_pmu_0
-DLINK=nvidia_nvdlink_pmu_0
-PEM=mrvl_pcie_rc_pmu_1000000000
-# CSPMU registers left out of "registers changed": the CLR views of the
-# enable sets, which read back the SET state (a change would count twice)
-CSX="-x page0:0xc20 -x page0:0xc60"
-
-# ev PMU TERMS: the raw config words of an event string
-ev() {
-	bench_event "$@" || echo "bad-event-$1-$2"
-}
 
 # check_read NAME READS: each read() of the read phase read READS registers
 # and wrote none
@@ -93,12 +70,7 @@ pmcfgr=$(awk '$1 == "page0:0xe00" { print $2 }' $UNCORE_SIM/$UCF/regs)
 nlog=$(((pmcfgr & 0xff) + 1))
 cc=$(((pmcfgr >> 14) & 1))
 check_eq "$UCF: default firmware: 8 event counters and a cycle counter" "9 1" "$nlog $cc"
-evs=""
-i=0
-while [ $i -lt $((nlog - cc)) ]; do
-	evs="$evs $(ev $UCF slc_bytes_rd)"
-	i=$((i + 1))
-done
+evs=$(events_n $((nlog - cc)) "$(ev $UCF slc_bytes_rd)" | tr , ' ')
 [ $cc = 1 ] && evs="$evs $(ev $UCF cycles)"
 # shellcheck disable=SC2086 # one word per event
 bench_run ucfg $UCF -g $CSX $evs

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# perf_event_open fuzzer over every PMU of ours (lib/pmu_fuzz.c), then proof
+# perf_event_open fuzzer over every PMU of ours (progs/pmu_fuzz.c), then proof
 # that the kernel stayed healthy and the PMUs kept no state: no oops, WARN,
 # lockdep or KASAN report in the kernel log, and an exact count on every
 # PMU with a group that needs all of a CSPMU's counters.
@@ -43,13 +43,7 @@ check_eq "after fuzzing: every PMU counts $V exactly" "" "$(count_every_pmu $V)"
 
 # ---- every counter of a CSPMU is free again: a group needing all of them ----
 for p in nvidia_ucf_pmu_0 nvidia_pcie_pmu_1_rc_2; do
-	grp=""
-	i=0
-	while [ $i -lt 8 ]; do
-		grp="$grp${grp:+,}$p/event=0x$((i + 1))/"
-		i=$((i + 1))
-	done
-	got=$(perf stat -a -x';' -e "{$grp,$p/cycles/}" -- sh -c \
+	got=$(perf stat -a -x';' -e "{$(events_n 8 "$p/event=0x1/"),$p/cycles/}" -- sh -c \
 		"echo 'event=cycles value=$V' > $UNCORE_SIM/$p/inject" 2>&1 >/dev/null |
 		awk -F';' 'BEGIN { n = 0 } $1 ~ /^[0-9]+$/ { n++ } END { print n }')
 	check_eq "after fuzzing: $p schedules a group of all 8 counters and the cycle counter" \

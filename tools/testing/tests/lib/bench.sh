@@ -3,7 +3,7 @@
 # MMIO cost of every perf callback of our PMUs (busybox sh; source it after
 # lib.sh). ftrace's function_graph tracer, restricted to the helper layer's
 # struct pmu callbacks and to the PMU's CPU, shows every register access
-# inside each callback; tests/lib/pmu_bench drives the callbacks in fixed
+# inside each callback; pmu_bench (tests/progs/) drives the callbacks in fixed
 # phases and marks each phase in the trace. The simulator's stats give the
 # same totals independently: bench_run checks that the two agree.
 #
@@ -29,6 +29,8 @@
 #   bench_event PMU TERMS        "CONFIG:CONFIG1:CONFIG2" of an event string such as
 #                                "in_rd_req,gpu_mask=0x1", from the PMU's events/ and format/
 #   bench_teardown
+#   bench_require                bench_setup, or fail the test and exit
+#   ev PMU TERMS                 bench_event, for bench_run's arguments
 #
 # Results: $BENCH_RES, one line per NAME, phase and callback
 #   NAME PHASE CALLBACK calls reads_min reads_max writes_min writes_max allocs prints reads writes
@@ -41,6 +43,34 @@ BENCH_RES=/tmp/bench.results
 BENCH_PMU_BENCH=$TESTLIB/pmu_bench
 BENCH_CALLBACKS="add del start stop read enable disable start_txn commit_txn cancel_txn"
 BENCH_T=
+
+# The PMUs the benches measure, by their default firmware names, and the
+# CSPMU registers left out of "registers changed": the CLR views of the
+# enable sets, which read back the SET state (a change would count twice).
+UCF=nvidia_ucf_pmu_0
+PCIE=nvidia_pcie_pmu_0_rc_0
+TGT=nvidia_pcie_tgt_pmu_0_rc_0
+CMEM=nvidia_cmem_latency_pmu_0
+C2C=nvidia_nvlink_c2c_pmu_0
+CLINK=nvidia_nvclink_pmu_0
+DLINK=nvidia_nvdlink_pmu_0
+PEM=mrvl_pcie_rc_pmu_1000000000
+CSX="-x page0:0xc20 -x page0:0xc60"
+
+# ev PMU TERMS: bench_event, or a word that fails the run it is given to
+ev() {
+	bench_event "$@" || echo "bad-event-$1-$2"
+}
+
+# bench_require: bench_setup for a test of our callbacks, which cannot go
+# on without it. vm-test.sh leaves bench tests out on kernels built
+# without the tracer; on the others its absence is a failure, not a skip.
+bench_require() {
+	bench_setup && return 0
+	not_ok "function_graph tracer available" "$(cat /sys/kernel/tracing/available_tracers 2>&1)"
+	done_testing
+	exit 1
+}
 
 # bench_w VALUE FILE: write a tracing control file, say which one failed
 bench_w() {

@@ -107,6 +107,16 @@ count_every_pmu() {
 		awk -F';' -v v="$1" '$1 != v { print $3 "=" $1 }'
 }
 
+# events_n N EVENT: N copies of the event string EVENT, comma-separated
+events_n() {
+	_l="" _i=0
+	while [ $_i -lt "$1" ]; do
+		_l="$_l${_l:+,}$2"
+		_i=$((_i + 1))
+	done
+	echo "$_l"
+}
+
 # check_no_event_limit PMU EVENT N INJECT LINE: a PMU of shared
 # free-running counters takes any number of events. N separate EVENTs and
 # a group of N more count at once in one perf run, while LINE is injected
@@ -115,13 +125,8 @@ count_every_pmu() {
 check_no_event_limit() {
 	_v=${5##*value=}
 	_v=${_v%% *}
-	_sep="" _grp="" _i=0
-	while [ $_i -lt "$3" ]; do
-		_sep="$_sep,$1/$2/"
-		_grp="$_grp,$1/$2/"
-		_i=$((_i + 1))
-	done
-	_out=$(perf stat -a -x';' -e "${_sep#,},{${_grp#,}}" -- sh -c "
+	_l=$(events_n "$3" "$1/$2/")
+	_out=$(perf stat -a -x';' -e "$_l,{$_l}" -- sh -c "
 		i=0
 		while [ \$i -lt 20 ]; do
 			echo '$5' > $4
@@ -131,6 +136,149 @@ check_no_event_limit() {
 		"$(($3 * 2)):" "$(echo "$_out" | awk -F';' -v e="$1/$2/" -v w=$((_v * 20)) '
 			$3 == e { n++; if ($1 != w || $5 != "100.00") b = b " " $1 "@" $5 }
 			END { print n ":" b }')"
+}
+
+# check_group_refused LABEL EVENTS: perf refuses the group of the
+# comma-separated EVENTS at open with EINVAL, and counts none of it
+check_group_refused() {
+	_out=$(perf stat -vv -a -x';' -e "{$2}" -- true 2>&1 >/dev/null)
+	if echo "$_out" | grep -q 'failed, error -22'; then
+		ok "$1: refused with EINVAL"
+	else
+		not_ok "$1: refused with EINVAL" "$_out"
+	fi
+	check_eq "$1: not counted" "<not supported>" \
+		"$(echo "$_out" | awk -F';' 'NF >= 3 { l = $1 } END { print l }')"
+}
+
+# check_rc_pmus PREFIX IDENTIFIER: PREFIX_<s>_rc_<rc> exists for RCs 0-5
+# of both sockets, with IDENTIFIER, associated with its APMT node's CPU
+# (2 * socket in the default firmware)
+check_rc_pmus() {
+	_miss=""
+	for _s in 0 1; do
+		for _rc in 0 1 2 3 4 5; do
+			_p=$1_${_s}_rc_$_rc
+			[ -d "$EV/$_p" ] || _miss="$_miss $_p"
+			[ "$(cat $EV/$_p/identifier 2>&1)" = "$2" ] || _miss="$_miss $_p:identifier"
+			[ "$(cat $EV/$_p/associated_cpus 2>&1)" = $((_s * 2)) ] ||
+				_miss="$_miss $_p:associated_cpus"
+		done
+	done
+	check_eq "12 $1 PMUs, identifier $2, socket CPUs" "" "$_miss"
+}
+
+# mask_terms MASK PREFIX NAME...: ",PREFIX<NAME>=0x1" for the i-th NAME of
+# each bit i set in MASK: the perf terms that select those classes
+mask_terms() {
+	_m=$1 _pf=$2 _t=""
+	shift 2
+	for _n in "$@"; do
+		[ $((_m & 1)) = 1 ] && _t="$_t,$_pf$_n=0x1"
+		_m=$((_m >> 1))
+	done
+	echo "$_t"
+}
+
+# check_inject_count EVENT WANT LINE...: EVENT counts WANT while the LINEs
+# are injected into its PMU, all at once
+check_inject_count() {
+	_ev=$1 _want=$2
+	shift 2
+	printf '%s\n' "$@" > /tmp/inject_lines
+	check_eq "$_ev" "$_want" \
+		"$(stat_count "$_ev" "cat /tmp/inject_lines > $UNCORE_SIM/${_ev%%/*}/inject")"
+}
+
+# overlap_sessions INJECT EVENT LINE1 LINE2 EVENT_B LINE_B...: a session of
+# EVENT runs while LINE1 and then, after the other sessions, LINE2 are
+# injected into INJECT; between the two, one session after the other
+# counts each EVENT_B while its LINE_B is injected. Prints the count of
+# each session: EVENT's, then each EVENT_B's.
+overlap_sessions() {
+	_inj=$1 _ea=$2 _a1=$3 _a2=$4
+	shift 4
+	rm -f /tmp/ovl_ready /tmp/ovl_done
+	perf stat -a -x';' -o /tmp/ovl_a.out -e "$_ea" -- sh -c "
+		echo '$_a1' > $_inj
+		touch /tmp/ovl_ready
+		while [ ! -f /tmp/ovl_done ]; do sleep 0.1; done
+		echo '$_a2' > $_inj" &
+	_apid=$!
+	_i=0
+	while [ ! -f /tmp/ovl_ready ] && [ $_i -lt 300 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	_b=""
+	while [ $# -ge 2 ]; do
+		_b="$_b $(stat_count "$1" "echo '$2' > $_inj")"
+		shift 2
+	done
+	touch /tmp/ovl_done
+	wait $_apid
+	echo "$(awk -F';' -v e="$_ea" '$3 == e { print $1 }' /tmp/ovl_a.out)$_b"
+}
+
+# tgt_range_events PMU EVENT N STEP FILE: N PCIE-TGT events of EVENT, each
+# with an address range of its own (range i: base STEP * (i + 1), mask
+# 0xff * STEP), comma-separated; FILE gets one inject line per range, value
+# i + 1 at an address inside it
+tgt_range_events() {
+	_l="" _i=0 _mask=$((0xff * $4))
+	: > "$5"
+	while [ $_i -lt "$3" ]; do
+		_base=$(($4 * (_i + 1)))
+		_l="$_l${_l:+,}$1/$2,dst_addr_base=$_base,dst_addr_mask=$_mask,dst_addr_en=1/"
+		echo "event=$2 value=$((_i + 1)) addr=$((_base + 0x40))" >> "$5"
+		_i=$((_i + 1))
+	done
+	echo "$_l"
+}
+
+# check_tgt_slots_released PMU: every address-filter slot of the PCIE-TGT
+# PMU is disabled (CTRL 0); a released slot's range may stay for the next
+# user
+check_tgt_slots_released() {
+	check_eq "$1: all slots released" "" \
+		"$(awk '$1 ~ /^filter:0x(d38|d4c|d60|d74|d88|d9c|db0|dc4)$/ && $2 != "0x0" {
+			print $1 "=" $2 }' "$UNCORE_SIM/$1/regs" 2>&1)"
+}
+
+# grid_traffic EVENT ROWKEY "ROWS" COLKEY "COLS": an inject line for each
+# pair of a row value r (the i-th of ROWS) and a column value c (the j-th
+# of COLS), "event=EVENT value=1 << (NCOLS * i + j) ROWKEY=r COLKEY=c": a
+# count then tells which pairs a filter let through (grid_sum)
+grid_traffic() {
+	_nc=$(echo $5 | wc -w) _i=0
+	for _r in $3; do
+		_j=0
+		for _c in $5; do
+			echo "event=$1 value=$((1 << (_nc * _i + _j))) $2=$_r $4=$_c"
+			_j=$((_j + 1))
+		done
+		_i=$((_i + 1))
+	done
+}
+
+# grid_sum ROWS NROWS COLS NCOLS: the sum of 1 << (NCOLS * r + c) over the
+# rows r set in the mask ROWS and the columns c set in COLS (0: all), the
+# expected count of filter tests that inject 1 << (NCOLS * r + c) for
+# each class pair (r, c)
+grid_sum() {
+	_rm=$1 _cm=$3 _sum=0 _r=0
+	[ "$_rm" = 0 ] && _rm=$(((1 << $2) - 1))
+	[ "$_cm" = 0 ] && _cm=$(((1 << $4) - 1))
+	while [ $_r -lt "$2" ]; do
+		_c=0
+		while [ $_c -lt "$4" ]; do
+			[ $(((_rm >> _r) & (_cm >> _c) & 1)) = 1 ] &&
+				_sum=$((_sum + (1 << ($4 * _r + _c))))
+			_c=$((_c + 1))
+		done
+		_r=$((_r + 1))
+	done
+	echo $_sum
 }
 
 # check_one_cpu PMU: its cpumask names exactly one CPU (the PEM PMUs)

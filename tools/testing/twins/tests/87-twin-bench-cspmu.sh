@@ -14,22 +14,11 @@
 . "$(dirname "$0")/lib/bench.sh"
 . "$(dirname "$0")/lib/twins.sh"
 
-UCF=nvidia_ucf_pmu_0
-PCIE=nvidia_pcie_pmu_0_rc_0
-TGT=nvidia_pcie_tgt_pmu_0_rc_0
-# left out of "registers changed": the CLR views of the enable sets
-CSX="-x page0:0xc20 -x page0:0xc60"
-
 RUNS_cspmu="ucf ucfg pcie tgt tgtf"
 scen_cspmu() {
 	bench_run $1-ucf $UCF $CSX "$(ev $UCF slc_bytes_rd)"
 	# the whole PMU as one group: the 8 event counters and cycles
-	g="$(ev $UCF cycles)"
-	i=0
-	while [ $i -lt 8 ]; do
-		g="$g $(ev $UCF slc_bytes_rd)"
-		i=$((i + 1))
-	done
+	g="$(ev $UCF cycles) $(events_n 8 "$(ev $UCF slc_bytes_rd)" | tr , ' ')"
 	# shellcheck disable=SC2086 # one word per event
 	bench_run $1-ucfg $UCF -g $CSX $g
 	bench_run $1-pcie $PCIE $CSX "$(ev $PCIE rd_req)"

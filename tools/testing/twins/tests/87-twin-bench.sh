@@ -15,12 +15,6 @@
 . "$(dirname "$0")/lib/bench.sh"
 . "$(dirname "$0")/lib/twins.sh"
 
-PEM=mrvl_pcie_rc_pmu_1000000000
-CMEM=nvidia_cmem_latency_pmu_0
-C2C=nvidia_nvlink_c2c_pmu_0
-CLINK=nvidia_nvclink_pmu_0
-DLINK=nvidia_nvdlink_pmu_0
-
 # The scenarios (twin_bench_family): scen_<family> SIDE runs the bench
 # runs, named SIDE-RUN, and timing_<family> SIDE the read() timings;
 # RUNS_<family> lists the runs, TITLE_<run> says what each measures.

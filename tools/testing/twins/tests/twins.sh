@@ -239,10 +239,6 @@ twin_run() {
 TWIN_BENCH_TIMING=/tmp/twin-bench.timing
 : >$TWIN_BENCH_TIMING
 
-ev() {
-	bench_event "$@" || echo "bad-event-$1-$2"
-}
-
 # twin_bench_timing SIDE PMU EVENT: median read() time of PMU/EVENT/
 # against a software event's, into $TWIN_BENCH_TIMING
 twin_bench_timing() {

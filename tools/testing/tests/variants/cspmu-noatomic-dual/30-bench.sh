@@ -9,16 +9,7 @@
 . "$(dirname "$0")/lib/lib.sh"
 . "$(dirname "$0")/lib/bench.sh"
 
-# vm-test.sh leaves this test out on kernels built without the tracer;
-# on the others its absence is a failure, not a skip.
-if ! bench_setup; then
-	not_ok "function_graph tracer available" "$(cat /sys/kernel/tracing/available_tracers 2>&1)"
-	done_testing
-	exit 1
-fi
-
-UCF=nvidia_ucf_pmu_0
-CSX="-x page0:0xc20 -x page0:0xc60"
+bench_require
 bench_run ucf $UCF $CSX "$(bench_event $UCF slc_bytes_rd)"
 bench_table ucf "UCF $UCF: slc_bytes_rd (64-bit counters, hi-lo-hi, dual page)"
 check_eq "ucf: read: 3 MMIO reads per call" "3 3" \
