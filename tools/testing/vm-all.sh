@@ -22,6 +22,8 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/host.sh
+. "$HERE/lib/host.sh"
 REPO=$(cd "$HERE/../.." && pwd)
 JOBS=${UNCORE_VM_JOBS:-2}
 VMARGS=()
@@ -121,16 +123,10 @@ pass=0 fail=0
 for i in "${!jobs[@]}"; do
 	echo "# ---- vm: ${jobs[$i]} ----"
 	cat "$TMP/out$i" 2>/dev/null
-	p=$(awk '$1 == "passed" { print $2 }' "$TMP/state$i" 2>/dev/null)
-	f=$(awk '$1 == "failed" { print $2 }' "$TMP/state$i" 2>/dev/null)
-	[ -n "$p$f" ] || { echo "not ok - vm: ${jobs[$i]} reported nothing"; f=1; }
-	pass=$((pass + ${p:-0}))
-	fail=$((fail + ${f:-0}))
+	st=$(state_get "$TMP/state$i")
+	[ -s "$TMP/state$i" ] || { echo "not ok - vm: ${jobs[$i]} reported nothing"; st="0 1"; }
+	pass=$((pass + ${st% *}))
+	fail=$((fail + ${st#* }))
 done
-if [ -n "${UNCORE_TAP_STATE:-}" ]; then
-	p=$(awk '$1 == "passed" { print $2 }' "$UNCORE_TAP_STATE" 2>/dev/null)
-	f=$(awk '$1 == "failed" { print $2 }' "$UNCORE_TAP_STATE" 2>/dev/null)
-	printf 'passed %d\nfailed %d\n' $((${p:-0} + pass)) $((${f:-0} + fail)) \
-		>"$UNCORE_TAP_STATE"
-fi
+[ -z "${UNCORE_TAP_STATE:-}" ] || state_add "$UNCORE_TAP_STATE" "$pass" "$fail"
 [ "$fail" -eq 0 ]

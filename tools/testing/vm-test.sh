@@ -33,6 +33,8 @@
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/host.sh
+. "$HERE/lib/host.sh"
 REPO=$(cd "$HERE/../.." && pwd)
 BUILD=${UNCORE_VM_BUILD:-$REPO/.vm-build}
 variant=default
@@ -70,11 +72,7 @@ setup_failed() {
 	st=$?
 	[ $st -ne 0 ] || return 0
 	echo "not ok - vm: setup failed with status $st (see above)"
-	if [ -n "${UNCORE_TAP_STATE:-}" ]; then
-		p=$(awk '$1 == "passed" { print $2 }' "$UNCORE_TAP_STATE" 2>/dev/null)
-		f=$(awk '$1 == "failed" { print $2 }' "$UNCORE_TAP_STATE" 2>/dev/null)
-		printf 'passed %d\nfailed %d\n' "${p:-0}" $((${f:-0} + 1)) > "$UNCORE_TAP_STATE"
-	fi
+	[ -z "${UNCORE_TAP_STATE:-}" ] || state_add "$UNCORE_TAP_STATE" 0 1
 }
 trap setup_failed EXIT
 
@@ -249,7 +247,7 @@ else
 fi
 cp "$HERE/tests/lib/"*.sh "$BUILD/tests/lib/"
 cp "$REPO/tools/uncore-metrics/uncore-metrics" "$BUILD/tests/lib/"
-for c in "$HERE/tests/lib/"*.c; do
+for c in "$HERE/tests/progs/"*.c; do
 	t=$(basename "$c" .c)
 	$cc -static -O2 -Wall -o "$BUILD/tests/lib/$t" "$c"
 done

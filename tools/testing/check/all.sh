@@ -15,6 +15,8 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib/host.sh
+. "$HERE/../lib/host.sh"
 STATE=${1:?usage: all.sh STATEFILE}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -37,16 +39,10 @@ wait $vm
 cat "$TMP/vm.out"
 
 # the two stages' counts, added
-p=0 f=0
-for s in "$STATE" "$TMP/vm.state"; do
-	n=$(awk '$1 == "passed" { print $2 }' "$s" 2>/dev/null)
-	p=$((p + ${n:-0}))
-	n=$(awk '$1 == "failed" { print $2 }' "$s" 2>/dev/null)
-	f=$((f + ${n:-0}))
-done
+vm=$(state_get "$TMP/vm.state")
+state_add "$STATE" "${vm% *}" "${vm#* }"
 if [ ! -s "$TMP/vm.state" ]; then
 	echo "not ok - vm: the boots reported nothing"
-	f=$((f + 1))
+	state_add "$STATE" 0 1
 fi
-printf 'passed %d\nfailed %d\n' "$p" "$f" >"$STATE"
 exec "$HERE/summary.sh" "$STATE"

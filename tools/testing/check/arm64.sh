@@ -21,7 +21,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${UNCORE_CACHE:-/var/cache/uncore-pmu}/arm64
 
-die() { echo "${0##*/}: $*" >&2; exit 1; }
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 
 amd64=$("$HERE/kdir.sh" 6.1)
 rel=$(basename "$amd64" | sed 's/^linux-headers-//')
@@ -42,12 +43,7 @@ fetch()
 	tmp=$(mktemp -d "$CACHE/.tmp.XXXXXX")
 	# shellcheck disable=SC2064 # expand now
 	trap "rm -rf '$tmp'" RETURN
-	if ! (cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$@") >&2; then
-		echo "${0##*/}: download failed, running apt-get update and retrying" >&2
-		apt-get update -q >&2 || true
-		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$@") >&2 ||
-			return 1
-	fi
+	apt_fetch "$tmp" "$@" || return 1
 	mkdir -p "$tmp/root"
 	for deb in "$tmp"/*.deb; do
 		dpkg -x "$deb" "$tmp/root"
@@ -95,12 +91,10 @@ kdir()
 # take 300 MB unpacked.
 image()
 {
-	local tmp=$1 pkg deb mods=lib/modules/$abi-arm64/kernel/drivers
+	local tmp=$1 deb mods=lib/modules/$abi-arm64/kernel/drivers
 
-	for pkg in "linux-image-$abi-arm64-unsigned" "linux-image-$abi-arm64"; do
-		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root \
-			"$pkg:arm64=$ver") >&2 && break
-	done
+	apt_fetch_first "$tmp" "linux-image-$abi-arm64-unsigned:arm64=$ver" \
+		"linux-image-$abi-arm64:arm64=$ver"
 	deb=$(echo "$tmp"/*.deb)
 	[ -f "$deb" ] || die "cannot download linux-image-$abi-arm64(-unsigned):arm64=$ver"
 	mkdir -p "$tmp/x" "$tmp/image/modules"

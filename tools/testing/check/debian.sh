@@ -19,7 +19,8 @@ SUITES="bullseye trixie trixie-backports sid"
 SRC_SUITES="sid"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
-die() { echo "${0##*/}: $*" >&2; exit 1; }
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 
 # The URI of the system's main Debian archive: the source that serves the
 # host's own release (not -security), deb822 or one-line format.

@@ -25,7 +25,8 @@ CACHE=${UNCORE_CACHE:-/var/cache/uncore-pmu}
 TREES=$CACHE/trees
 CONF=$HERE/kernels.conf
 
-die() { echo "${0##*/}: $*" >&2; exit 1; }
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 
 kdir_61()
 {

@@ -24,7 +24,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${UNCORE_CACHE:-/var/cache/uncore-pmu}
 SID_PIN=0.6.5~rc1-2
 
-die() { echo "${0##*/}: $*" >&2; exit 1; }
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 
 # srctree TREE: the kernel source TREE builds from
 srctree()

@@ -14,7 +14,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 frag=$here/debug.config
-die() { echo "debug-kernel.sh: $*" >&2; exit 1; }
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 
 config_only=0
 case ${1:-} in

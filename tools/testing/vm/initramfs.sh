@@ -7,7 +7,8 @@
 #                [--arch x86_64|arm64] [--boot-modules DIR]
 set -euo pipefail
 
-die() { echo "initramfs.sh: $*" >&2; exit 1; }
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 usage() { sed -n '5,6s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 out='' moddir='' order='' extra='' tmo=600 tests=() arch=x86_64 kmods=''

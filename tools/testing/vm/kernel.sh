@@ -15,7 +15,8 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-die() { echo "kernel.sh: $*" >&2; exit 1; }
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
 
 series= arch=x86_64
 while [ $# -gt 0 ]; do
@@ -106,26 +107,12 @@ fetch_series()
 	rm -rf "$tmp/deb" "$tmp/x"
 }
 
-# fetch_61: the image package of the installed headers, with the host's apt
-fetch_61()
-{
-	local pkg
-
-	for pkg in "linux-image-$rel-unsigned" "linux-image-$rel"; do
-		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$pkg=$ver") >&2 &&
-			return 0
-	done
-	return 1
-}
-
 if [ -n "$series" ]; then
 	fetch_series
 else
-	if ! fetch_61; then
-		echo "kernel.sh: download failed, running apt-get update and retrying" >&2
-		apt-get update -q >&2 || true
-		fetch_61 || die "cannot download linux-image-$rel(-unsigned)=$ver"
-	fi
+	# the image package of the installed headers, with the host's apt
+	apt_fetch_first "$tmp" "linux-image-$rel-unsigned=$ver" "linux-image-$rel=$ver" ||
+		die "cannot download linux-image-$rel(-unsigned)=$ver"
 	debs=("$tmp"/*.deb)
 	dpkg -x "${debs[0]}" "$tmp/root"
 	rm -f "${debs[0]}"

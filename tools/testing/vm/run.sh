@@ -11,7 +11,10 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-die() { echo "run.sh: $*" >&2; exit 2; }
+# shellcheck source=../lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
+# shellcheck disable=SC2034 # read by die()
+DIE_STATUS=2
 usage() { sed -n '6,8s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 kernel='' initrd='' append='' tmo=900 stall=300 accel=() log='' summary=1
@@ -259,13 +262,6 @@ if [ "$nprob" -gt 0 ]; then
 fi
 echo "# vm: qemu ran ${secs} s" >&2
 
-if [ -n "${UNCORE_TAP_STATE:-}" ]; then
-	p=0 f=0
-	if [ -f "$UNCORE_TAP_STATE" ]; then
-		p=$(awk '$1 == "passed" { print $2 }' "$UNCORE_TAP_STATE"); p=${p:-0}
-		f=$(awk '$1 == "failed" { print $2 }' "$UNCORE_TAP_STATE"); f=${f:-0}
-	fi
-	printf 'passed %d\nfailed %d\n' $((p + passed)) $((f + failed)) >"$UNCORE_TAP_STATE"
-fi
+[ -z "${UNCORE_TAP_STATE:-}" ] || state_add "$UNCORE_TAP_STATE" "$passed" "$failed"
 [ "$summary" = 0 ] || echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
