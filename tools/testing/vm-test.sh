@@ -7,8 +7,8 @@
 #                   [--only GLOB] [--demo] [--arch x86_64|arm64]
 #                   [--kernel-tree DIR] [--timeout-scale N] [--bench]
 #                   [--kernel SERIES]
-#   --firmware  topology/firmware variant (tools/testing/sim/topology/); its
-#               tests are tools/testing/tests/variants/<variant>/
+#   --firmware  firmware variant: a directory tools/testing/tests/variants/<variant>/
+#               with its topology.topo, tests and boot settings (append, arch, kernel)
 #   --extra     a directory of further guest tests, run after the built-in
 #   --only      run only built-in tests whose file name matches GLOB
 #   --demo      run tools/testing/demo/ instead of the tests
