@@ -172,7 +172,8 @@ if [ "$arch" = arm64 ]; then
 fi
 
 # Guest tests: the scripts, their library and its static helpers.
-# The default firmware runs tests/*; a variant runs tests/variants/<variant>/*.
+# The default firmware runs tests/*; a variant runs tests/variants/<variant>/*;
+# every boot runs the simulator's firmware check (sim/tests/) first.
 tdir=$HERE/tests
 [ "$variant" = default ] || tdir=$HERE/tests/variants/$variant
 # A variant whose firmware only one guest can have names it in arch.
@@ -241,6 +242,8 @@ else
 		cp "$HERE/twins/tests/twins.sh" "$BUILD/tests/lib/"
 		cp "$HERE/twins/known-differences" "$BUILD/tests/lib/twins-known"
 	done
+	# The simulator's own check of the firmware, in every boot.
+	cp "$HERE/sim/tests/"*.sh "$BUILD/tests/"
 	# The firmware as generated, for tests that compare what booted.
 	mkdir -p "$BUILD/tests/fw"
 	cp "$BUILD/fw/"*.aml "$BUILD/fw/"*.dat "$BUILD/tests/fw/" 2>/dev/null || true

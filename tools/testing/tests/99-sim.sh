@@ -7,7 +7,7 @@
 # the busy file names what would still change counters. The harness reads
 # busy after every test and fails the test that left something running.
 # Last of the built-in tests: its perf run programs the UCF cycle filter,
-# whose reset value 45-firmware.sh checks.
+# whose reset value sim/tests/05-firmware.sh checks.
 
 . "$(dirname "$0")/lib/lib.sh"
 

@@ -281,6 +281,25 @@ grid_sum() {
 	echo $_sum
 }
 
+# check_cspmu_counts: exact counts on one PMU of each CSPMU driver, with a
+# value above 2^32, so that a torn or wrong-width counter read shows (for
+# the firmware variants that change how counters are read or enumerated)
+check_cspmu_counts() {
+	_v=$(((1 << 40) + 7))
+	for _spec in "nvidia_ucf_pmu_0 slc_bytes_rd" "nvidia_pcie_pmu_1_rc_3 wr_req" \
+		     "nvidia_pcie_pmu_0_rc_0 rd_bytes" "nvidia_pcie_tgt_pmu_1_rc_5 wr_bytes"; do
+		set -- $_spec
+		if [ ! -d "$EV/$1" ]; then
+			not_ok "$1 registered"
+			continue
+		fi
+		for _e in $2 cycles; do
+			check_eq "$1/$_e/ counts 2^40 + 7" "$_v" "$(stat_count "$1/$_e/" \
+				"echo 'event=$_e value=$_v' > $UNCORE_SIM/$1/inject")"
+		done
+	done
+}
+
 # check_one_cpu PMU: its cpumask names exactly one CPU (the PEM PMUs)
 check_one_cpu() {
 	_cpus=$(cat "$EV/$1/cpumask")
