@@ -19,12 +19,11 @@
 #define UNCORE_APMT_AFFINITY_CONTAINER	BIT(1)
 #define UNCORE_APMT_ATOMIC		BIT(2)
 
-/* uncore_apmt_node.type */
-#define UNCORE_APMT_TYPE_MC		0
-#define UNCORE_APMT_TYPE_SMMU		1
-#define UNCORE_APMT_TYPE_PCIE_ROOT	2
+/*
+ * uncore_apmt_node.type: 0 memory controller, 1 SMMU, 2 PCIe root complex,
+ * 3 ACPI device, 4 cache; the kernel knows no other.
+ */
 #define UNCORE_APMT_TYPE_ACPI		3
-#define UNCORE_APMT_TYPE_CACHE		4
 #define UNCORE_APMT_TYPE_COUNT		5
 
 /* uncore_apmt_node.ovflw_irq_flags */

@@ -23,7 +23,6 @@
 #define CSPMU_PMCNTENSET(k)	(0xc00 + 4 * (k))
 #define CSPMU_PMCNTENCLR(k)	(0xc20 + 4 * (k))
 #define CSPMU_PMINTENSET(k)	(0xc40 + 4 * (k))
-#define CSPMU_PMINTENCLR(k)	(0xc60 + 4 * (k))
 #define CSPMU_PMCFGR		0xe00
 #define CSPMU_PMCR		0xe04
 #define CSPMU_PMIIDR		0xe08
@@ -238,18 +237,5 @@ static struct platform_driver __prefix##_driver = {			\
 	.id_table = __prefix##_id,					\
 };									\
 module_platform_driver(__prefix##_driver)
-
-/**
- * uncore_cspmu_filter - a filter value with a default
- * @cfg:  the config word holding the filter (config1 or config2)
- * @mask: the filter's bits in @cfg
- * @dflt: the value to use when the user set none of them
- *
- * Return: @cfg & @mask, or @dflt if that is 0.
- */
-static inline u32 uncore_cspmu_filter(u64 cfg, u32 mask, u32 dflt)
-{
-	return (cfg & mask) ?: dflt;
-}
 
 #endif /* __UNCORE_CSPMU_H */

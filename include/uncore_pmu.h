@@ -51,13 +51,11 @@
  * struct uncore_win - one mapped register window
  * @base:    kernel virtual address of the mapping
  * @phys:    physical base address
- * @size:    size in bytes
  * @backend: accesses go to the registered register backend
  */
 struct uncore_win {
 	void __iomem *base;
 	phys_addr_t phys;
-	resource_size_t size;
 	bool backend;
 };
 
@@ -376,7 +374,6 @@ int uncore_map_window(struct platform_device *pdev, unsigned int index,
 		      struct uncore_win *win, resource_size_t min_size);
 int uncore_map_windows(struct platform_device *pdev, struct uncore_win *wins,
 		       unsigned int n, resource_size_t min_size);
-int uncore_acpi_socket(struct device *dev, u32 *socket);
 
 int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
 		    const struct uncore_pmu_desc *desc);
@@ -392,7 +389,7 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 #define devm_uncore_pmu_register(upmu, name) \
 	__devm_uncore_pmu_register(upmu, name, THIS_MODULE)
 
-int uncore_pmu_socket_cpus(struct uncore_pmu *upmu, u32 socket);
+int uncore_pmu_acpi_socket(struct uncore_pmu *upmu, u32 *socket);
 bool uncore_pmu_busy(struct uncore_pmu *upmu);
 void uncore_pmu_counters_zeroed(struct uncore_pmu *upmu);
 void uncore_pmu_update_unread(struct uncore_pmu *upmu);

@@ -60,6 +60,8 @@ struct c2c_pmu {
 	unsigned int nr_inst;
 	/* Instances per peer; for a GPU link, index n is GPU n. */
 	unsigned long peer_insts[C2C_MAX_GPU];
+	/* the peers firmware describes, as a mask of peer_insts[] indices */
+	unsigned long peers;
 	unsigned int nr_peer;
 	struct uncore_win inst[C2C_MAX_INST];
 	struct uncore_win bcast;
@@ -70,18 +72,6 @@ static struct c2c_pmu *to_c2c_pmu(struct uncore_pmu *upmu)
 	return container_of(upmu, struct c2c_pmu, upmu);
 }
 
-/* Peers firmware describes, as a mask of peer_insts[] indices. */
-static unsigned long c2c_peers_present(struct c2c_pmu *c2c)
-{
-	unsigned long all = 0;
-	int p;
-
-	for (p = 0; p < C2C_MAX_GPU; p++)
-		if (c2c->peer_insts[p])
-			all |= BIT(p);
-	return all;
-}
-
 /*
  * The peers an event counts: those gpu_mask selects (bit n = GPU n), or
  * all when it is 0. Only GPU links have gpu_mask; the helper layer refuses
@@ -89,7 +79,7 @@ static unsigned long c2c_peers_present(struct c2c_pmu *c2c)
  */
 static unsigned long c2c_event_peers(struct c2c_pmu *c2c, struct perf_event *event)
 {
-	return event->attr.config1 ?: c2c_peers_present(c2c);
+	return event->attr.config1 ?: c2c->peers;
 }
 
 static int c2c_pmu_event_init(struct perf_event *event)
@@ -97,7 +87,7 @@ static int c2c_pmu_event_init(struct perf_event *event)
 	struct c2c_pmu *c2c = to_c2c_pmu(to_uncore_pmu(event->pmu));
 
 	/* A GPU the firmware does not describe cannot be selected. */
-	if (event->attr.config1 & ~(u64)c2c_peers_present(c2c))
+	if (event->attr.config1 & ~(u64)c2c->peers)
 		return -EINVAL;
 	return 0;
 }
@@ -248,30 +238,23 @@ static u32 c2c_prop(struct device *dev, const char *name, unsigned int nr_inst)
 static int c2c_pmu_peers(struct c2c_pmu *c2c, const struct c2c_type *type)
 {
 	struct device *dev = c2c->upmu.dev;
-	u32 mask;
 	int g;
 
 	if (type->cxl_peer) {
 		c2c->peer = C2C_PEER_CXL;
 		c2c->peer_insts[0] = GENMASK(type->nr_inst - 1, 0);
-		c2c->nr_peer = 1;
-		return 0;
+	} else {
+		c2c->peer_insts[0] = c2c_prop(dev, "cpu_en_mask", type->nr_inst);
+		c2c->peer = c2c->peer_insts[0] ? C2C_PEER_CPU : C2C_PEER_GPU;
 	}
-
-	mask = c2c_prop(dev, "cpu_en_mask", type->nr_inst);
-	if (mask) {
-		c2c->peer = C2C_PEER_CPU;
-		c2c->peer_insts[0] = mask;
-		c2c->nr_peer = 1;
-		return 0;
+	if (c2c->peer == C2C_PEER_GPU) {
+		c2c->peer_insts[0] = c2c_prop(dev, "gpu0_en_mask", type->nr_inst);
+		c2c->peer_insts[1] = c2c_prop(dev, "gpu1_en_mask", type->nr_inst);
 	}
-
-	c2c->peer = C2C_PEER_GPU;
-	c2c->peer_insts[0] = c2c_prop(dev, "gpu0_en_mask", type->nr_inst);
-	c2c->peer_insts[1] = c2c_prop(dev, "gpu1_en_mask", type->nr_inst);
 	for (g = 0; g < C2C_MAX_GPU; g++)
 		if (c2c->peer_insts[g])
-			c2c->nr_peer++;
+			c2c->peers |= BIT(g);
+	c2c->nr_peer = hweight_long(c2c->peers);
 	if (!c2c->nr_peer)
 		return dev_err_probe(dev, -EINVAL,
 				     "firmware enables no instance (cpu_en_mask, gpu0_en_mask, gpu1_en_mask)\n");
@@ -298,10 +281,7 @@ static int c2c_pmu_probe(struct platform_device *pdev)
 	ret = uncore_pmu_init(&c2c->upmu, dev, &c2c_pmu_desc);
 	if (ret)
 		return ret;
-	ret = uncore_acpi_socket(dev, &socket);
-	if (ret)
-		return ret;
-	ret = uncore_pmu_socket_cpus(&c2c->upmu, socket);
+	ret = uncore_pmu_acpi_socket(&c2c->upmu, &socket);
 	if (ret)
 		return ret;
 	c2c->nr_inst = type->nr_inst;

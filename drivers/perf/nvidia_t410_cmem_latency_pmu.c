@@ -171,10 +171,7 @@ static int cmem_pmu_probe(struct platform_device *pdev)
 	ret = uncore_pmu_init(&cmem->upmu, dev, &cmem_pmu_desc);
 	if (ret)
 		return ret;
-	ret = uncore_acpi_socket(dev, &socket);
-	if (ret)
-		return ret;
-	ret = uncore_pmu_socket_cpus(&cmem->upmu, socket);
+	ret = uncore_pmu_acpi_socket(&cmem->upmu, &socket);
 	if (ret)
 		return ret;
 	ret = uncore_map_windows(pdev, cmem->inst, CMEM_NUM_INST, CMEM_WIN_SIZE);

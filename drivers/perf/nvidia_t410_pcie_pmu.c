@@ -75,8 +75,7 @@ static void pcie_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
 {
 	uncore_cspmu_write_cfg(c, CSPMU_PMEVFILTR(phys), pcie_src_filter(event));
 	uncore_cspmu_write_cfg(c, CSPMU_PMEVFILT2R(phys),
-			       uncore_cspmu_filter(event->attr.config2, PCIE_DST_MASK,
-						   PCIE_DST_MASK));
+			       (event->attr.config2 & PCIE_DST_MASK) ?: PCIE_DST_MASK);
 }
 
 /*
@@ -95,8 +94,7 @@ static void pcie_reset_ev_filter(struct uncore_cspmu *c, struct perf_event *even
 static void pcie_set_cc_filter(struct uncore_cspmu *c, struct perf_event *event)
 {
 	uncore_cspmu_write_cfg(c, CSPMU_PMCCFILTR,
-			       uncore_cspmu_filter(event->attr.config1, PCIE_FILTER_MASK,
-						   PCIE_RP));
+			       (event->attr.config1 & PCIE_FILTER_MASK) ?: PCIE_RP);
 }
 
 static struct attribute *pcie_pmu_formats[] = {

@@ -201,8 +201,7 @@ static void tgt_reset_ev_filter(struct uncore_cspmu *c, struct perf_event *event
 	for (s = 0; s < TGT_NUM_SLOTS; s++) {
 		struct tgt_slot *slot = &tgt->slot[s];
 
-		if (!slot->users || slot->base != event->attr.config1 ||
-		    slot->mask != event->attr.config2)
+		if (!slot->users || !tgt_slot_fits(slot, event))
 			continue;
 		if (!--slot->users)
 			tgt_slot_release(tgt, s);

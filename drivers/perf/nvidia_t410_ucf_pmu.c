@@ -24,7 +24,7 @@
 static void ucf_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
 			      unsigned int phys)
 {
-	u32 f = uncore_cspmu_filter(event->attr.config1, UCF_FILTER_MASK, UCF_FILTER_ALL);
+	u32 f = event->attr.config1 & UCF_FILTER_MASK;
 
 	if (!(f & UCF_SRC))
 		f |= UCF_SRC;
@@ -36,8 +36,7 @@ static void ucf_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
 static void ucf_set_cc_filter(struct uncore_cspmu *c, struct perf_event *event)
 {
 	uncore_cspmu_write_cfg(c, CSPMU_PMCCFILTR,
-			       uncore_cspmu_filter(event->attr.config1, UCF_FILTER_MASK,
-						   UCF_FILTER_ALL));
+			       (event->attr.config1 & UCF_FILTER_MASK) ?: UCF_FILTER_ALL);
 }
 
 static struct attribute *ucf_pmu_formats[] = {

@@ -24,6 +24,7 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -31,7 +32,6 @@
 
 #include "uncore_apmt.h"
 #include "uncore_backend.h"
-#include "uncore_internal.h"
 
 #define UNCORE_APMT_SIG		"APMT"
 #define UNCORE_APMT_PAGE_SIZE	SZ_4K
@@ -79,12 +79,13 @@ static bool uncore_apmt_page_ok(unsigned int idx, u32 raw_id, unsigned int page,
 	return true;
 }
 
-static void uncore_apmt_set_mem(struct resource *res, u64 base)
+/* An unnamed resource, as the kernel's parser makes (DEFINE_RES_*() in 5.10 are initializers). */
+static void uncore_apmt_set_res(struct resource *res, u64 start, u64 size,
+				unsigned long flags)
 {
-	/* No name: the platform core names it after the device, as upstream. */
-	res->start = base;
-	res->end = base + UNCORE_APMT_PAGE_SIZE - 1;
-	res->flags = IORESOURCE_MEM;
+	res->start = start;
+	res->end = start + size - 1;
+	res->flags = flags;
 }
 
 /* Whether node @idx can become a device; logs why not. */
@@ -139,9 +140,11 @@ static void uncore_apmt_add_node(unsigned int idx, struct uncore_apmt_node *node
 		pr_warn("APMT node %u (id %u): id truncated to %d for the device\n",
 			idx, raw_id, info.id);
 
-	uncore_apmt_set_mem(&res[nres++], le64_to_cpu(node->base_address0));
+	uncore_apmt_set_res(&res[nres++], le64_to_cpu(node->base_address0),
+			    UNCORE_APMT_PAGE_SIZE, IORESOURCE_MEM);
 	if (node->flags & UNCORE_APMT_DUAL_PAGE)
-		uncore_apmt_set_mem(&res[nres++], le64_to_cpu(node->base_address1));
+		uncore_apmt_set_res(&res[nres++], le64_to_cpu(node->base_address1),
+				    UNCORE_APMT_PAGE_SIZE, IORESOURCE_MEM);
 
 	udev->irq = false;
 	if (gsi) {
@@ -152,10 +155,7 @@ static void uncore_apmt_add_node(unsigned int idx, struct uncore_apmt_node *node
 			pr_warn("APMT node %u (id %u): cannot register overflow GSI %u (%d), no interrupt\n",
 				idx, raw_id, gsi, irq);
 		} else {
-			res[nres].start = irq;
-			res[nres].end = irq;
-			res[nres].flags = IORESOURCE_IRQ;
-			nres++;
+			uncore_apmt_set_res(&res[nres++], irq, 1, IORESOURCE_IRQ);
 			udev->irq = true;
 			udev->gsi = gsi;
 		}
@@ -245,39 +245,39 @@ static void uncore_apmt_remove_devs(void)
 	uncore_apmt_table = NULL;
 }
 
-/**
- * uncore_apmt_init - create the APMT's PMU devices if the kernel does not
- *
- * Walks the nodes of the firmware's APMT and registers an
- * "arm-cs-arch-pmu" platform device for each valid one. Without an APMT
- * nothing happens; with the kernel's own parser (CONFIG_ACPI_APMT), only
- * whether the firmware has a table is noted. Never fails the module load.
+/*
+ * The uncore_cspmu module's init: walk the nodes of the firmware's APMT
+ * and register an "arm-cs-arch-pmu" platform device for each valid one.
+ * Without an APMT nothing happens; with the kernel's own parser
+ * (CONFIG_ACPI_APMT), only whether the firmware has a table is noted.
+ * Never fails the module load.
  */
-void __init uncore_apmt_init(void)
+static int __init uncore_apmt_init(void)
 {
 	struct acpi_table_header *hdr;
 	acpi_status status;
 
 	if (acpi_disabled)
-		return;
+		return 0;
 	status = acpi_get_table(UNCORE_APMT_SIG, 0, &hdr);
 	if (status == AE_NOT_FOUND)
-		return;
+		return 0;
 	if (ACPI_FAILURE(status)) {
 		pr_err("APMT: cannot get the table: %s\n",
 		       acpi_format_exception(status));
-		return;
+		return 0;
 	}
 	uncore_apmt_firmware = true;
 	if (IS_ENABLED(CONFIG_ACPI_APMT)) {
 		pr_info("APMT: the kernel's own parser creates the %s devices\n",
 			UNCORE_APMT_DEV_NAME);
 		acpi_put_table(hdr);
-		return;
+		return 0;
 	}
 	/* The table stays mapped while devices point into it. */
 	if (!uncore_apmt_walk(hdr, ""))
 		acpi_put_table(hdr);
+	return 0;
 }
 
 /**
@@ -313,13 +313,8 @@ void uncore_apmt_remove_backend(struct acpi_table_header *hdr)
 }
 EXPORT_SYMBOL_NS_GPL(uncore_apmt_remove_backend, UNCORE_PMU_BACKEND);
 
-/**
- * uncore_apmt_exit - remove what uncore_apmt_init() created
- *
- * Unregisters the devices in reverse order, then their overflow GSIs, and
- * unmaps the table.
- */
-void __exit uncore_apmt_exit(void)
+/* Remove what uncore_apmt_init() created, and unmap the table. */
+static void __exit uncore_apmt_exit(void)
 {
 	struct acpi_table_header *hdr = uncore_apmt_table;
 
@@ -329,3 +324,6 @@ void __exit uncore_apmt_exit(void)
 	uncore_apmt_remove_devs();
 	acpi_put_table(hdr);
 }
+
+module_init(uncore_apmt_init);
+module_exit(uncore_apmt_exit);

@@ -154,12 +154,11 @@ int uncore_map_resource(struct device *dev, struct resource *res,
 
 	win->base = base;
 	win->phys = res->start;
-	win->size = resource_size(res);
 	win->backend = false;
 
 	mutex_lock(&uncore_backend_lock);
 	be = uncore_backend;
-	if (be && be->claims(win->phys, win->size) && try_module_get(be->owner)) {
+	if (be && be->claims(win->phys, resource_size(res)) && try_module_get(be->owner)) {
 		win->backend = true;
 		ret = devm_add_action_or_reset(dev, uncore_backend_put, be->owner);
 	}
@@ -217,36 +216,6 @@ int uncore_map_windows(struct platform_device *pdev, struct uncore_win *wins,
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(uncore_map_windows, UNCORE_PMU);
-
-/**
- * uncore_acpi_socket - the socket number firmware gives @dev in its _UID
- * @dev:    device with an ACPI companion
- * @socket: the number, parsed with automatic base (decimal or 0x hex)
- *
- * Return: 0, -ENODEV without companion or _UID, or the parse error; the
- * reason is printed.
- */
-int uncore_acpi_socket(struct device *dev, u32 *socket)
-{
-#ifdef CONFIG_ACPI
-	struct acpi_device *adev = ACPI_COMPANION(dev);
-	const char *uid;
-	int ret;
-
-	if (!adev)
-		return dev_err_probe(dev, -ENODEV, "no ACPI companion\n");
-	uid = acpi_device_uid(adev);
-	if (!uid)
-		return dev_err_probe(dev, -ENODEV, "firmware gives no _UID\n");
-	ret = kstrtou32(uid, 0, socket);
-	if (ret)
-		return dev_err_probe(dev, ret, "_UID \"%s\" is not a socket number\n", uid);
-	return 0;
-#else
-	return -ENODEV;
-#endif
-}
-EXPORT_SYMBOL_NS_GPL(uncore_acpi_socket, UNCORE_PMU);
 
 /**
  * uncore_read_hilohi - read a 64-bit counter kept in two 32-bit registers
@@ -871,54 +840,65 @@ static int uncore_cpu_teardown(unsigned int cpu, struct hlist_node *node)
  * Defaults: every possible CPU is associated, the preferred node is the
  * device's, no IRQ, no identifier, attr_mask 0, the type's counters and width.
  *
- * Return: 0, or -EINVAL for an inconsistent @desc.
+ * Return: 0, or -EINVAL (and a warning) for a malformed @desc.
  */
 int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
 		    const struct uncore_pmu_desc *desc)
 {
-	if (!desc->ops || !desc->ops->read || !desc->formats || !desc->events ||
-	    desc->counter_width < 1 || desc->counter_width > 64 ||
-	    desc->num_counters > UNCORE_PMU_MAX_COUNTERS)
+	/* a driver's mistake, not the firmware's: loud, once */
+	if (WARN_ONCE(!desc->ops || !desc->ops->read || !desc->formats || !desc->events ||
+		      desc->counter_width < 1 || desc->counter_width > 64 ||
+		      desc->num_counters > UNCORE_PMU_MAX_COUNTERS,
+		      "%s: malformed uncore_pmu_desc\n", dev_name(dev)))
 		return -EINVAL;
 
+	memset(upmu, 0, sizeof(*upmu));
 	upmu->dev = dev;
 	upmu->desc = desc;
-	upmu->identifier = NULL;
 	upmu->cpu = -1;
 	upmu->irq = -1;
 	upmu->node = dev_to_node(dev);
-	upmu->attr_mask = 0;
 	upmu->num_counters = desc->num_counters;
 	upmu->counter_width = desc->counter_width;
-	upmu->warned = 0;
 	cpumask_copy(&upmu->associated_cpus, cpu_possible_mask);
 	INIT_LIST_HEAD(&upmu->active);
-	bitmap_zero(upmu->used, UNCORE_PMU_MAX_COUNTERS);
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_init, UNCORE_PMU);
 
 /**
- * uncore_pmu_socket_cpus - associate @upmu with the CPUs of one socket
- * @upmu:   the PMU
- * @socket: socket number, equal to its NUMA node
+ * uncore_pmu_acpi_socket - associate @upmu with the socket its _UID names
+ * @upmu:   the PMU, set up with uncore_pmu_init()
+ * @socket: the socket number from the ACPI companion's _UID (decimal or
+ *          0x hex), which is also the NUMA node of the socket's CPUs
  *
- * Return: 0, or -ENODEV (printed) if no possible CPU is on that node.
+ * The PMU's associated CPUs become the socket's, and its node the socket.
+ *
+ * Return: 0, -ENODEV without companion, _UID or a possible CPU on that
+ * node, or the parse error; the reason is printed.
  */
-int uncore_pmu_socket_cpus(struct uncore_pmu *upmu, u32 socket)
+int uncore_pmu_acpi_socket(struct uncore_pmu *upmu, u32 *socket)
 {
+	struct acpi_device *adev = ACPI_COMPANION(upmu->dev);
+	const char *uid = adev ? acpi_device_uid(adev) : NULL;
 	unsigned int cpu;
+	int ret;
 
+	if (!uid)
+		return dev_err_probe(upmu->dev, -ENODEV, "firmware gives no _UID\n");
+	ret = kstrtou32(uid, 0, socket);
+	if (ret)
+		return dev_err_probe(upmu->dev, ret, "_UID \"%s\" is not a socket number\n", uid);
 	cpumask_clear(&upmu->associated_cpus);
 	for_each_possible_cpu(cpu)
-		if (cpu_to_node(cpu) == socket)
+		if (cpu_to_node(cpu) == *socket)
 			cpumask_set_cpu(cpu, &upmu->associated_cpus);
 	if (cpumask_empty(&upmu->associated_cpus))
-		return dev_err_probe(upmu->dev, -ENODEV, "no CPU on NUMA node %u\n", socket);
-	upmu->node = socket;
+		return dev_err_probe(upmu->dev, -ENODEV, "no CPU on NUMA node %u\n", *socket);
+	upmu->node = *socket;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_socket_cpus, UNCORE_PMU);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_acpi_socket, UNCORE_PMU);
 
 /*
  * PMUs registered through this layer. A name in use here (firmware that

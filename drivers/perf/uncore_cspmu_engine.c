@@ -340,13 +340,6 @@ static void cspmu_fold(struct uncore_cspmu *c, struct perf_event *event, bool pr
 		cspmu_preload(c, event);
 }
 
-static unsigned int cspmu_logical(struct uncore_cspmu *c, unsigned int phys)
-{
-	if (phys == CSPMU_CYCLE_PHYS && cspmu_has_cycle(c))
-		return c->cycle_idx;
-	return phys;
-}
-
 /*
  * Overflow: fold and preload each overflowed counter, then clear its status.
  * Clearing last means a new overflow of the same counter cannot be lost.
@@ -365,7 +358,10 @@ static irqreturn_t cspmu_irq(int irq, void *data)
 		if (!ovs)
 			continue;
 		for_each_set_bit(b, &ovs, 32) {
-			idx = cspmu_logical(c, 32 * k + b);
+			/* the cycle counter's status is bit 31, else the index's */
+			idx = 32 * k + b;
+			if (idx == CSPMU_CYCLE_PHYS && cspmu_has_cycle(c))
+				idx = c->cycle_idx;
 			if (idx < c->upmu.num_counters && c->upmu.events[idx])
 				cspmu_fold(c, c->upmu.events[idx], true);
 		}
@@ -688,20 +684,7 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 }
 EXPORT_SYMBOL_NS_GPL(__uncore_cspmu_probe, UNCORE_PMU);
 
-static int __init uncore_cspmu_module_init(void)
-{
-	/* Devices from the APMT, where the kernel does not make them itself. */
-	uncore_apmt_init();
-	return 0;
-}
-
-static void __exit uncore_cspmu_module_exit(void)
-{
-	uncore_apmt_exit();
-}
-
-module_init(uncore_cspmu_module_init);
-module_exit(uncore_cspmu_module_exit);
+/* The module's init and exit: the APMT enumeration (uncore_apmt.c). */
 
 UNCORE_IMPORT_NS();
 UNCORE_BACKEND_IMPORT_NS();

@@ -22,6 +22,7 @@
 struct twin_win {
 	struct list_head node;
 	struct uncore_win win;
+	resource_size_t size;
 	struct rcu_head rcu;
 };
 
@@ -53,6 +54,7 @@ void __iomem *twin_map_res(struct device *dev, struct resource *res)
 	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
 	if (!tw)
 		return IOMEM_ERR_PTR(-ENOMEM);
+	tw->size = resource_size(res);
 	ret = uncore_map_resource(dev, res, &tw->win);
 	if (ret) {
 		kfree(tw);
@@ -135,7 +137,7 @@ static const struct uncore_win *twin_find(const void __iomem *addr,
 		unsigned long d = (unsigned long)addr - (unsigned long)tw->win.base;
 
 		if ((unsigned long)addr >= (unsigned long)tw->win.base &&
-		    d + bytes <= tw->win.size) {
+		    d + bytes <= tw->size) {
 			*off = d;
 			return &tw->win;
 		}
