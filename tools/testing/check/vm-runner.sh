@@ -214,5 +214,29 @@ printf '%s\n' 'ok 1 - init: insmod uncore_pmu' \
 	'1 passed, 1 failed' >"$TMP/no-end/expect"
 expect no-end 1 --boot-stall 3
 
+# A report mid-run: its line and the kernel lines after it (where the
+# faulting address and the stack are) go to the output, the guest's own
+# lines do not, and the report counts as one failure.
+script report <<'EOF'
+console uncore-vm: 6.1.0, 4 cpus
+result @@ start insmod uncore_pmu
+result ok 1 - init: insmod uncore_pmu
+console [   12.000000] Oops: int3: 0000 [#1] SMP NOPTI
+console [   12.000001] RIP: 0010:some_function+0x1/0x10
+console guest output without a timestamp
+console [   12.000002] Call Trace:
+console [   12.000003]  <TASK>
+result @@ uncore-vm done
+exit
+EOF
+printf '%s\n' 'ok 1 - init: insmod uncore_pmu' \
+	'# console: [   12.000000] Oops: int3: 0000 [#1] SMP NOPTI' \
+	'# console: [   12.000001] RIP: 0010:some_function+0x1/0x10' \
+	'# console: [   12.000002] Call Trace:' \
+	'# console: [   12.000003]  <TASK>' \
+	"# console: 1 kernel problem report(s); full log: $TMP/report/console.log" \
+	'1 passed, 1 failed' >"$TMP/report/expect"
+expect report 1 --boot-stall 3
+
 echo "vm-runner: $cases cases, $bad failed"
 [ "$bad" -eq 0 ]

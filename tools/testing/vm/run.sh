@@ -241,8 +241,10 @@ elif ! grep -qx '@@ uncore-vm done' <<<"$results"; then
 fi
 
 # Kernel problems on the console (kernel lines only, they carry a timestamp):
-# print each offending line; count one failure per report, a report ending at
-# "---[ end" or 100 lines after it began; a panic after a report is not another.
+# print each offending line and the 24 kernel lines after it (where the
+# faulting address and the stack are, for a CI log that has no console);
+# count one failure per report, a report ending at "---[ end" or 100 lines
+# after it began; a panic after a report is not another.
 problems=$(tr -d '\r' <"$log" | awk '
 	!/\[ *[0-9]+\.[0-9]+\]/ { next }
 	/---\[ end/ { open = 0 }
@@ -250,9 +252,12 @@ problems=$(tr -d '\r' <"$log" | awk '
 	/Kernel panic|inconsistent lock state|called from invalid context|ODEBUG:/ ||
 	/kmemleak: .*(suspected memory leak|detector disabled|Cannot|Failed|pool empty)/ {
 		print "# console: " $0
+		ctx = 24
 		if (/Kernel panic/ && n) next
 		if (!open || NR - open > 100) { n++; open = NR }
+		next
 	}
+	ctx > 0 { print "# console: " $0; ctx-- }
 	END { print n + 0 }')
 nprob=$(tail -n 1 <<<"$problems")
 if [ "$nprob" -gt 0 ]; then
