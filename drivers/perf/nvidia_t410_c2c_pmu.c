@@ -62,7 +62,6 @@ struct c2c_pmu {
 	unsigned long peer_insts[C2C_MAX_GPU];
 	/* the peers firmware describes, as a mask of peer_insts[] indices */
 	unsigned long peers;
-	unsigned int nr_peer;
 	struct uncore_win inst[C2C_MAX_INST];
 	struct uncore_win bcast;
 };
@@ -188,7 +187,7 @@ static ssize_t peer_show(struct device *dev, struct device_attribute *attr, char
 	const char *kind = c2c->peer == C2C_PEER_GPU ? "gpu" :
 			   c2c->peer == C2C_PEER_CPU ? "cpu" : "cxlmem";
 
-	return sysfs_emit(buf, "nr_%s=%u\n", kind, c2c->nr_peer);
+	return sysfs_emit(buf, "nr_%s=%lu\n", kind, hweight_long(c2c->peers));
 }
 static DEVICE_ATTR_RO(peer);
 
@@ -254,8 +253,7 @@ static int c2c_pmu_peers(struct c2c_pmu *c2c, const struct c2c_type *type)
 	for (g = 0; g < C2C_MAX_GPU; g++)
 		if (c2c->peer_insts[g])
 			c2c->peers |= BIT(g);
-	c2c->nr_peer = hweight_long(c2c->peers);
-	if (!c2c->nr_peer)
+	if (!c2c->peers)
 		return dev_err_probe(dev, -EINVAL,
 				     "firmware enables no instance (cpu_en_mask, gpu0_en_mask, gpu1_en_mask)\n");
 	return 0;
