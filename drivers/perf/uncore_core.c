@@ -618,8 +618,7 @@ void uncore_pmu_update_unread(struct uncore_pmu *upmu)
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_update_unread, UNCORE_PMU);
 
-/* start and stop stay out of line, so traces show each perf callback. */
-static noinline void uncore_pmu_start(struct perf_event *event, int flags)
+static void uncore_pmu_start(struct perf_event *event, int flags)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
 	const struct uncore_pmu_ops *ops = upmu->desc->ops;
@@ -636,7 +635,7 @@ static noinline void uncore_pmu_start(struct perf_event *event, int flags)
 	perf_event_update_userpage(event);
 }
 
-static noinline void uncore_pmu_stop(struct perf_event *event, int flags)
+static void uncore_pmu_stop(struct perf_event *event, int flags)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
