@@ -3,7 +3,7 @@
 # Out-of-tree build of the uncore PMU helper layer and drivers.
 #
 #   make [KDIR=<kernel build tree>] [ARCH=arm64 CROSS_COMPILE=...] [COMPILE_TEST=1] [W=1] [C=2]
-#   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=variant] [ARCH=arm64]
+#   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=name] [ARCH=arm64]
 #        [KERNEL=5.10|6.1|6.12|7.3]
 #   make fuzz-soak [FUZZ_SEED=n]
 #   make bench: MMIO per perf callback and read() cost, in the VM (BENCHMARKS.md)
@@ -83,7 +83,7 @@ check:
 	@mkdir -p .build
 	+@tools/testing/check/all.sh $(STATE)
 
-# make vm-test [EXTRA_TESTS=<dir>] [FIRMWARE=<variant>] [ARCH=arm64] [KERNEL=<series>]
+# make vm-test [EXTRA_TESTS=<dir>] [FIRMWARE=<firmware>] [ARCH=arm64] [KERNEL=<series>]
 vm-test:
 	+tools/testing/vm-test.sh $(if $(EXTRA_TESTS),--extra $(EXTRA_TESTS)) \
 		$(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(filter arm64,$(ARCH)),--arch arm64) \
@@ -169,7 +169,7 @@ install-tools:
 
 
 # make check-debug: every x86 VM run of make check (default firmware and each
-# variant, two at a time: vm-all.sh) on the debug kernel of debug-kernel.sh (built
+# firmware, two at a time: vm-all.sh) on the debug kernel of debug-kernel.sh (built
 # once, ~40 min cold), with the timeouts scaled for its slowness. Never
 # part of make check.
 DEBUG_STATE := $(CURDIR)/.check-debug-state

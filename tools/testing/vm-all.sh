@@ -3,13 +3,13 @@
 #
 # Every VM boot of make check: the x86 and arm64 guests with the default
 # firmware on the newest kernel series of check/kernels.conf, and the x86
-# guest on Debian's 6.1 (or the newest, where a variant asks) with each
-# variant (tools/testing/tests/variants/*),
+# guest on Debian's 6.1 (or the newest, where a firmware asks) with each
+# firmware (tools/testing/tests/firmware/*),
 # run by UNCORE_VM_JOBS workers at once (default 2: a TCG guest keeps about
 # one host CPU busy). Each worker builds in a directory of its own
 # (worker-<n> under the cache); each boot's output is kept and printed
 # whole, in job order, once it is done. The default suite on 6.1 is make vm-test's
-# default, not make check's: the variants keep 6.1 booted in make check,
+# default, not make check's: the other firmware keep 6.1 booted in make check,
 # and every check of the default suite runs on the newest kernel (the
 # CPU 0 hotplug ones on arm64, where CPU 0 can go offline).
 #
@@ -17,7 +17,7 @@
 #   UNCORE_TAP_STATE: counts of every boot are added to this file.
 #   --kernel-tree, --timeout-scale: passed to every vm-test.sh (make
 #   check-debug); then x86 boots only, the default firmware and the
-#   variants, in build directories
+#   other firmware, in build directories
 #   debug-<n> under the cache, so a make check may run beside it.
 set -u
 
@@ -46,7 +46,7 @@ done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# Longest first, so the workers end close together: "ARCH VARIANT SERIES".
+# Longest first, so the workers end close together: "ARCH FIRMWARE SERIES".
 NEWEST=$("$HERE/check/kdir.sh" --list | tail -n 1)
 jobs=()
 if [ ${#VMARGS[@]} -eq 0 ]; then
@@ -54,10 +54,10 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 else
 	jobs+=("x86_64 default 6.1")
 fi
-# A variant boots 6.1 unless its directory's "kernel" file says "newest":
-# the variants whose firmware a twins test needs (# firmware: in
+# A firmware boots 6.1 unless its directory's "kernel" file says "newest":
+# the firmware a twins test needs (# firmware: in
 # tools/testing/twins/tests/), since only the newest series has the twins.
-for v in "$HERE"/tests/variants/*/; do
+for v in "$HERE"/tests/firmware/*/; do
 	s=6.1
 	if [ -f "$v/kernel" ] && [ ${#VMARGS[@]} -eq 0 ]; then
 		case $(cat "$v/kernel") in
@@ -83,11 +83,11 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 	done
 fi
 
-# run_job N "ARCH VARIANT SERIES": one boot, in a free worker slot
+# run_job N "ARCH FIRMWARE SERIES": one boot, in a free worker slot
 run_job() {
-	local n=$1 arch variant series slot fd
+	local n=$1 arch firmware series slot fd
 
-	read -r arch variant series <<<"$2"
+	read -r arch firmware series <<<"$2"
 
 	for slot in $(seq 1 "$JOBS"); do
 		exec {fd}>"$TMP/slot$slot"
@@ -102,13 +102,13 @@ run_job() {
 	# the arm64 one), the longest piece of make check: make check leaves
 	# it to make vm-test and make check-debug, which run it.
 	all_pmu=1
-	[ "$variant" != default ] || [ -n "$VMARGS_S" ] || all_pmu=0
+	[ "$firmware" != default ] || [ -n "$VMARGS_S" ] || all_pmu=0
 	# shellcheck disable=SC2086 # VMARGS_S: the options, one word each
 	UNCORE_PERF_ALL_PMU_TEST=$all_pmu \
 	UNCORE_VM_BUILD="$BUILDPFX$slot" UNCORE_TAP_STATE="$TMP/state$n" \
-		"$HERE/vm-test.sh" --no-summary --arch "$arch" --firmware "$variant" \
+		"$HERE/vm-test.sh" --no-summary --arch "$arch" --firmware "$firmware" \
 		--kernel "$series" $VMARGS_S >"$TMP/out$n" 2>&1
-	echo "vm-all: $arch/$variant/$series done ($(grep -c '^ok' "$TMP/out$n") ok," \
+	echo "vm-all: $arch/$firmware/$series done ($(grep -c '^ok' "$TMP/out$n") ok," \
 	     "$(grep -c '^not ok' "$TMP/out$n") not ok)" >&2
 }
 export -f run_job

@@ -3,11 +3,11 @@
 #
 # Build everything the test VM needs and run the guest tests in it.
 #
-# Usage: vm-test.sh [--firmware VARIANT] [--extra DIR] [--no-summary]
+# Usage: vm-test.sh [--firmware FIRMWARE] [--extra DIR] [--no-summary]
 #                   [--only GLOB] [--demo] [--arch x86_64|arm64]
 #                   [--kernel-tree DIR] [--timeout-scale N] [--bench]
 #                   [--kernel SERIES]
-#   --firmware  firmware variant: a directory tools/testing/tests/variants/<variant>/
+#   --firmware  the firmware to boot: a directory tools/testing/tests/firmware/<firmware>/
 #               with its topology.topo, tests and boot settings (append, arch, kernel)
 #   --extra     a directory of further guest tests, run after the built-in
 #   --only      run only built-in tests whose file name matches GLOB
@@ -37,7 +37,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib/host.sh"
 REPO=$(cd "$HERE/../.." && pwd)
 BUILD=${UNCORE_VM_BUILD:-$REPO/.vm-build}
-variant=default
+firmware=default
 extra=
 only='*'
 demo=0
@@ -50,7 +50,7 @@ series=6.1
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--firmware)	variant=$2; shift 2 ;;
+	--firmware)	firmware=$2; shift 2 ;;
 	--extra)	extra=$2; shift 2 ;;
 	--only)		only=$2; shift 2 ;;
 	--demo)		demo=1; shift ;;
@@ -148,7 +148,7 @@ make -C "$BUILD/src" KDIR="$kdir" ${kmake[@]+"${kmake[@]}"} COMPILE_TEST=1 \
 find "$BUILD/src/drivers" "$BUILD/src/tools/testing/sim" "$BUILD/src/tools/testing/twins" \
 	-name '*.ko' -exec cp {} "$BUILD/modules/" \;
 
-"$BUILD/src/tools/testing/sim/gen.sh" "$variant" "$BUILD/fw" >&2
+"$BUILD/src/tools/testing/sim/gen.sh" "$firmware" "$BUILD/fw" >&2
 tables=()
 for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
 	[ -f "$t" ] && tables+=(--acpitable "$t")
@@ -172,13 +172,13 @@ if [ "$arch" = arm64 ]; then
 fi
 
 # Guest tests: the scripts, their library and its static helpers.
-# The default firmware runs tests/*; a variant runs tests/variants/<variant>/*;
+# The default firmware runs tests/*; a firmware runs tests/firmware/<firmware>/*;
 # every boot runs the simulator's firmware check (sim/tests/) first.
 tdir=$HERE/tests
-[ "$variant" = default ] || tdir=$HERE/tests/variants/$variant
-# A variant whose firmware only one guest can have names it in arch.
+[ "$firmware" = default ] || tdir=$HERE/tests/firmware/$firmware
+# Firmware only one guest can have names that guest in its arch file.
 if [ -f "$tdir/arch" ] && ! grep -qx "$arch" "$tdir/arch"; then
-	echo "vm-test.sh: variant $variant runs only on $(cat "$tdir/arch") guests" >&2
+	echo "vm-test.sh: firmware $firmware runs only on $(cat "$tdir/arch") guests" >&2
 	exit 2
 fi
 if [ $demo = 1 ]; then
@@ -213,13 +213,13 @@ else
 	done
 	# The twins tests, where the twins were built. In a test's head (the
 	# comment block up to the first empty line), "# twins: MODULE..."
-	# names the twin modules it loads, and "# firmware: VARIANT..." the
+	# names the twin modules it loads, and "# firmware: FIRMWARE..." the
 	# firmware it runs on (without it, the default). A test whose twins
 	# this build lacks is left out, and says so.
 	for t in "$HERE/twins/tests/"$only; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
 		fw=$(sed -n '1,/^$/s/^# firmware://p' "$t")
-		echo " ${fw:-default} " | grep -q " $variant " || continue
+		echo " ${fw:-default} " | grep -q " $firmware " || continue
 		# the twins' bench (and its timing) is make bench's
 		case ${t##*/} in
 		*-bench*.sh) [ $bench = 1 ] || continue ;;
@@ -314,8 +314,8 @@ bootmods=()
 	--order "$order" "${tests[@]}" ${files[@]+"${files[@]}"} "${tmo[@]}" \
 	${bootmods[@]+"${bootmods[@]}"} >&2
 
-append="uncore_sim.topology=$variant${append:+ $append}"
-# A variant may need more on the kernel command line (module parameters).
+append="uncore_sim.topology=$firmware${append:+ $append}"
+# A firmware may need more on the kernel command line (module parameters).
 [ -f "$tdir/append" ] && append="$append $(cat "$tdir/append")"
 # A slow (debug) kernel on a loaded host may miss the boot-time check that
 # the timer interrupt arrives through the IO-APIC, and panic. With 5-level

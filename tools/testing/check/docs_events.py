@@ -10,7 +10,7 @@
 # our drivers is parsed the way perf does (event names from events/, fields
 # from format/, values that fit their field) and then checked against the
 # rules the driver enforces (fixed event ids, events and filters of the
-# PMU's variant, PCIE requester-filter rules, groups on one PMU). A table
+# PMU's attribute mask, PCIE requester-filter rules, groups on one PMU). A table
 # that follows an RST comment ".. uncore-events: <driver.c>" or
 # ".. uncore-formats: <driver.c>" must list exactly the driver's events
 # with their ids, or formats with their bits. The PMU name patterns below
@@ -98,15 +98,15 @@ class Driver:
         m = re.search(r'\.flags\s*=\s*([^,]+),', src)
         return bool(m) and flag in m.group(1)
 
-    def shown(self, variants, variant):
-        return not variants or bool(variants & variant)
+    def shown(self, mask, attr_mask):
+        return not mask or bool(mask & attr_mask)
 
-    def visible_formats(self, variant):
+    def visible_formats(self, attr_mask):
         return {n: parse_spec(s) for n, (s, v) in self.formats.items()
-                if self.shown(v, variant)}
+                if self.shown(v, attr_mask)}
 
-    def visible_events(self, variant):
-        return {n: i for n, (i, v) in self.events.items() if self.shown(v, variant)}
+    def visible_events(self, attr_mask):
+        return {n: i for n, (i, v) in self.events.items() if self.shown(v, attr_mask)}
 
 
 def parse_spec(spec):
@@ -127,16 +127,16 @@ def find_pmu(name):
 
 
 class Event:
-    def __init__(self, where, text, pmu, drv, variant, terms):
+    def __init__(self, where, text, pmu, drv, attr_mask, terms):
         self.where = where
         self.text = text
         self.pmu = pmu
         self.drv = drv
-        self.variant = variant
+        self.attr_mask = attr_mask
         self.cfg = [0, 0, 0]
         self.ok = True
-        formats = drv.visible_formats(variant)
-        events = drv.visible_events(variant)
+        formats = drv.visible_formats(attr_mask)
+        events = drv.visible_events(attr_mask)
         seen = set()
         for term in terms.split(','):
             name, _, val = term.partition('=')

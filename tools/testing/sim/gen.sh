@@ -4,14 +4,14 @@
 # Generate the simulator's compiled-in topology table and the matching
 # firmware (SSDT, APMT) from one topology description (README.md, "Topology").
 #
-#   gen.sh [--header-only] VARIANT OUTDIR
-#	writes OUTDIR/topology_<variant>.h and, unless --header-only,
-#	OUTDIR/ssdt-<variant>.{dsl,aml} (iasl) and OUTDIR/apmt-<variant>.dat
-#   gen.sh --index OUTDIR VARIANT...
-#	writes OUTDIR/topologies.h, the table of all compiled-in variants
+#   gen.sh [--header-only] FIRMWARE OUTDIR
+#	writes OUTDIR/topology_<firmware>.h and, unless --header-only,
+#	OUTDIR/ssdt-<firmware>.{dsl,aml} (iasl) and OUTDIR/apmt-<firmware>.dat
+#   gen.sh --index OUTDIR FIRMWARE...
+#	writes OUTDIR/topologies.h, the table of all compiled-in firmware
 #
-# VARIANT is a firmware name (default: tests/topology.topo, any other:
-# tests/variants/VARIANT/topology.topo, beside the tests and boot settings
+# FIRMWARE is a firmware name (default: tests/topology.topo, any other:
+# tests/firmware/FIRMWARE/topology.topo, beside the tests and boot settings
 # of that firmware) or a path to a .topo file.
 set -euo pipefail
 
@@ -21,7 +21,7 @@ TESTS_DIR=$(cd "$HERE/../tests" && pwd)
 die() { echo "gen.sh: $*" >&2; exit 1; }
 usage() { sed -n '6,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-# variant name -> file
+# firmware name -> file
 topo_file()
 {
 	local f
@@ -29,13 +29,13 @@ topo_file()
 	case $1 in
 	*/*|*.topo)	f=$1 ;;
 	default)	f=$TESTS_DIR/topology.topo ;;
-	*)		f=$TESTS_DIR/variants/$1/topology.topo ;;
+	*)		f=$TESTS_DIR/firmware/$1/topology.topo ;;
 	esac
 	[ -f "$f" ] || die "no topology file $f"
 	echo "$f"
 }
 
-# file (or name) -> variant name: a variant directory's name, "default"
+# file (or name) -> firmware name: a firmware directory's name, "default"
 # for the tests directory's own, or the file's name without .topo
 var_name()
 {
@@ -49,7 +49,7 @@ var_name()
 	esac
 }
 
-# variant name -> C identifier part
+# firmware name -> C identifier part
 c_name()
 {
 	local n
@@ -424,7 +424,7 @@ function header(    d, w, i, p) {
 		printf "\t},\n" > hout
 	}
 	printf "};\n\nstatic const struct sim_topology sim_topology_%s = {\n", cid > hout
-	printf "\t.name = \"%s\",\n\t.devs = %s_devs,\n", variant, p > hout
+	printf "\t.name = \"%s\",\n\t.devs = %s_devs,\n", fwname, p > hout
 	printf "\t.nr_devs = ARRAY_SIZE(%s_devs),\n};\n", p > hout
 	close(hout)
 }
@@ -567,7 +567,7 @@ function asl(    d, w, i, k, first, last, nd, iid) {
 }
 '
 
-# generate VARIANT OUTDIR HEADER_ONLY
+# generate FIRMWARE OUTDIR HEADER_ONLY
 generate()
 {
 	local file var src cid hout asl aml apmt tableid log
@@ -586,7 +586,7 @@ generate()
 	tableid=$(echo "$cid" | tr -cd '[:alnum:]' | tr '[:lower:]' '[:upper:]' | cut -c1-8)
 	rm -f "${apmt:+$apmt.hex}"
 	expand "$file" 0 | awk -v hout="$hout.tmp" -v aout="${asl:+$asl.tmp}" \
-		-v dout="${apmt:+$apmt.hex}" -v cid="$cid" -v variant="$var" -v tableid="$tableid" \
+		-v dout="${apmt:+$apmt.hex}" -v cid="$cid" -v fwname="$var" -v tableid="$tableid" \
 		-v topo="$file" -v src="$src" "$AWK_PROG" ||
 		{ rm -f "$hout.tmp" "$asl.tmp" "$apmt.hex"; exit 1; }
 	mv "$hout.tmp" "$hout"
@@ -607,7 +607,7 @@ generate()
 	[ -f "$aml" ] || die "iasl wrote no $aml"
 }
 
-# index OUTDIR VARIANT...
+# index OUTDIR FIRMWARE...
 index()
 {
 	local out=$1 v cid tmp

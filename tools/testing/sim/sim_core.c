@@ -55,7 +55,7 @@ MODULE_PARM_DESC(read_delay_us, "Delay every register read by this many microsec
 
 static char *topology = "default";
 module_param(topology, charp, 0444);
-MODULE_PARM_DESC(topology, "Topology variant to simulate (default: \"default\")");
+MODULE_PARM_DESC(topology, "Firmware to simulate (default: \"default\")");
 
 static const char *const sim_kind_names[SIM_NR_KINDS] = {
 	[SIM_KIND_UCF]		= "ucf",

@@ -55,7 +55,7 @@ check_inject_count "$P/wr_req,dst_rp_mask=0x1,$E/" 7 \
 check_inject_count "$P/cycles/" 2024 "event=cycles value=2024"
 
 # ---- slots: equal ranges share one, all are released when events close ----
-# (8 counters here; nine ranges on a wider model: variants/cspmu-wide)
+# (8 counters here; nine ranges on a wider model: firmware/cspmu-wide)
 evs=$(tgt_range_events $P rd_bytes 7 0x100000 /tmp/tgt_slots)
 evs="$evs,$P/rd_bytes,dst_addr_base=0x100000,dst_addr_mask=0xff00000,dst_addr_en=1/"
 out=$(perf stat -a -x';' -e "$evs" -- sh -c "cat /tmp/tgt_slots > $I" \

@@ -283,7 +283,7 @@ grid_sum() {
 
 # check_cspmu_counts: exact counts on one PMU of each CSPMU driver, with a
 # value above 2^32, so that a torn or wrong-width counter read shows (for
-# the firmware variants that change how counters are read or enumerated)
+# the firmware descriptions that change how counters are read or enumerated)
 check_cspmu_counts() {
 	_v=$(((1 << 40) + 7))
 	for _spec in "nvidia_ucf_pmu_0 slc_bytes_rd" "nvidia_pcie_pmu_1_rc_3 wr_req" \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# NVLink-C2C on firmware that describes only GPU 1 (the gpu1-only variant:
+# NVLink-C2C on firmware that describes only GPU 1 (the gpu1-only firmware:
 # gpu1_en_mask, no gpu0_en_mask): our driver and the upstream one
 # (twin_nvidia_t410_c2c_pmu) side by side. The same ABI; every event by
 # name with traffic on every link instance, of which only GPU 1's (7-13)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Firmware variant apmt-bad: the APMT node of socket 1's UCF has type 7,
+# Firmware apmt-bad: the APMT node of socket 1's UCF has type 7,
 # which no kernel knows. The helper layer skips that node with a message
 # naming it and makes every other node a device.
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Firmware variant container-affinity: socket 0's UCF is associated with a
+# Firmware container-affinity: socket 0's UCF is associated with a
 # processor container holding CPUs 0-3. When its CPU goes offline during
 # counting, cpumask and the overflow interrupt move to another CPU of the
 # container (the same NUMA node first) and the count stays exact.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Firmware variant dup-name: a second PCIE device of socket 0 also reports
+# Firmware dup-name: a second PCIE device of socket 0 also reports
 # RC 0, so two devices ask for the PMU name nvidia_pcie_pmu_0_rc_0, as
 # firmware may by mistake. The first registration wins; the helper
 # layer refuses the second before sysfs sees it (no sysfs warning or stack

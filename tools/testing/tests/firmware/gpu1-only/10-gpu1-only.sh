@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Firmware variant gpu1-only: NVLink-C2C firmware describes only GPU 1
+# Firmware gpu1-only: NVLink-C2C firmware describes only GPU 1
 # (gpu1_en_mask = instances 7-13, no gpu0_en_mask). gpu_mask bit n still
 # means GPU n, and the PMU reports one GPU.
 

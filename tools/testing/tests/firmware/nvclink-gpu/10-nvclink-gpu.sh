@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Firmware variant nvclink-gpu (CPU-CPU superchip): NV-CLink goes to two
+# Firmware nvclink-gpu (CPU-CPU superchip): NV-CLink goes to two
 # GPUs (instances 0-5 GPU 0, 6-11 GPU 1), NVLink-C2C to the other SoC.
 
 . "$(dirname "$0")/lib/lib.sh"

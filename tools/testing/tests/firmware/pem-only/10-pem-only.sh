@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Firmware variant pem-only: a machine with three Marvell PEMs and no
+# Firmware pem-only: a machine with three Marvell PEMs and no
 # NVIDIA device. The PMU name is the window's physical base in lower-case
 # hex without padding, so the bases 0x1000000000, 0x1000005000 (not 64 KiB
 # aligned) and 0xfffff00000 (just below 2^40, on socket 1) give three
