@@ -49,6 +49,17 @@
 #define CSPMU_CYCLE_PHYS	31
 /* PMIIDR bits a product is matched on: product, variant, revision. */
 #define CSPMU_PRODID_MASK	0xfffff000
+/* PMIIDR implementer (JEP106 code); NVIDIA's, and its products here. */
+#define CSPMU_IMPLEMENTER	GENMASK(11, 0)
+#define NV_CSPMU_IMPLEMENTER	0x36b
+#define NV_T241_SCF_PRODID	0x2cf00000
+#define NV_T241_PCIE_PRODID	0x10300000
+#define NV_T241_C2C1_PRODID	0x10400000
+#define NV_T241_C2C0_PRODID	0x10500000
+#define NV_T241_CNVLINK_PRODID	0x10600000
+#define NV_T410_UCF_PRODID	0x2cf20000
+#define NV_T410_PCIE_PRODID	0x10301000
+#define NV_T410_PCIE_TGT_PRODID	0x10700000
 
 /* Default cycle-counter event id of the CSPMU formats (config bit 32). */
 #define CSPMU_EV_CYCLES		BIT_ULL(32)
@@ -62,8 +73,11 @@ struct uncore_cspmu;
 /**
  * struct uncore_cspmu_impl - what a CSPMU driver claims and how it filters
  * @prodid:          PMIIDR product/variant/revision claimed (mask 0xfffff000)
- * @name:            PMU name format: socket, then the RC with @rc_name
+ * @claims:          instead of @prodid: does the driver take this PMIIDR
+ * @name:            PMU name format: socket, then the RC with @rc_name;
+ *                   with @name_seq, the next number of that sequence
  * @rc_name:         the name takes the RC number from _DSD instance_id
+ * @name_seq:        names are numbered in probe order, from 0
  * @formats:         format/ entries, as &uncore_pmu_desc.formats
  * @events:          events/ entries, as &uncore_pmu_desc.events
  * @flags:           UNCORE_PMU_* flags; the engine gives the callbacks and
@@ -71,6 +85,10 @@ struct uncore_cspmu;
  * @event_type:      PMEVTYPER value of @event (default: config[31:0])
  * @is_cycle:        @event counts on the cycle counter (default: config
  *                   == CSPMU_EV_CYCLES)
+ * @filter:          without @set_ev_filter and @set_cc_filter: the config1
+ *                   bits PMEVFILTR and PMCCFILTR take; all of them when
+ *                   the event sets none
+ * @filter2:         the same for config2 and PMEVFILT2R (0: not written)
  * @set_ev_filter:   program the filters of regular counter @phys
  * @set_cc_filter:   program PMCCFILTR for a cycle event
  * @reset_ev_filter: undo @set_ev_filter when the event stops
@@ -83,11 +101,15 @@ struct uncore_cspmu;
  */
 struct uncore_cspmu_impl {
 	u32 prodid;
+	bool (*claims)(u32 pmiidr);
 	const char *name;
 	bool rc_name;
+	atomic_t *name_seq;
 	struct attribute **formats;
 	struct attribute **events;
 	u32 flags;
+	u32 filter;
+	u32 filter2;
 	u32 (*event_type)(struct perf_event *event);
 	bool (*is_cycle)(struct perf_event *event);
 	void (*set_ev_filter)(struct uncore_cspmu *cspmu, struct perf_event *event,
@@ -196,32 +218,23 @@ static inline struct uncore_cspmu *to_uncore_cspmu(struct pmu *pmu)
 
 void uncore_cspmu_write_cfg(struct uncore_cspmu *cspmu, u32 off, u32 val);
 
-int __uncore_cspmu_probe(struct platform_device *pdev,
-			 const struct uncore_cspmu_impl *impl, struct module *owner);
-/**
- * uncore_cspmu_probe - probe an APMT-made device for @impl
- * @pdev: an arm-cs-arch-pmu platform device
- * @impl: the product this driver claims
- *
- * Return: 0, -ENODEV if the device is another product (so the next driver
- * is tried), or the errno of what failed (printed).
- */
-#define uncore_cspmu_probe(pdev, impl) __uncore_cspmu_probe(pdev, impl, THIS_MODULE)
-
+int __uncore_cspmu_probe(struct platform_device *pdev, const struct uncore_cspmu_impl *impls,
+			 struct module *owner);
 /**
  * module_uncore_cspmu_driver - a CSPMU driver module binding APMT devices
  * @__prefix: prefix of the generated symbols
  * @__name:   platform driver name
- * @__impl:   the driver's struct uncore_cspmu_impl
+ * @__impls:  array of the driver's struct uncore_cspmu_impl, one a product,
+ *            ended by an empty entry
  *
  * Every CSPMU driver binds the same arm-cs-arch-pmu devices and keeps the
- * ones of its product (uncore_cspmu_probe() returns -ENODEV for the rest,
- * so the driver core offers them to the next driver).
+ * ones of its products (__uncore_cspmu_probe() returns -ENODEV for the
+ * rest, so the driver core offers them to the next driver).
  */
-#define module_uncore_cspmu_driver(__prefix, __name, __impl)		\
+#define module_uncore_cspmu_driver(__prefix, __name, __impls)		\
 static int __prefix##_probe(struct platform_device *pdev)		\
 {									\
-	return uncore_cspmu_probe(pdev, &(__impl));			\
+	return __uncore_cspmu_probe(pdev, __impls, THIS_MODULE);	\
 }									\
 static const struct platform_device_id __prefix##_id[] = {		\
 	{ UNCORE_APMT_DEV_NAME },					\

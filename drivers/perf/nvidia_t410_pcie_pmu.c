@@ -14,8 +14,6 @@
 
 #include "uncore_cspmu.h"
 
-#define PCIE_PRODID		0x10301000
-
 #define PCIE_FILTER_MASK	GENMASK(24, 0)
 #define PCIE_RP			GENMASK(7, 0)
 #define PCIE_BDF		GENMASK(23, 8)
@@ -120,18 +118,21 @@ static struct attribute *pcie_pmu_events[] = {
 	NULL
 };
 
-static const struct uncore_cspmu_impl pcie_pmu_impl = {
-	.prodid		= PCIE_PRODID,
-	.name		= "nvidia_pcie_pmu_%u_rc_%u",
-	.rc_name	= true,
-	.formats	= pcie_pmu_formats,
-	.events		= pcie_pmu_events,
-	.flags		= UNCORE_PMU_SHOW_ASSOC,
-	.set_ev_filter	= pcie_set_ev_filter,
-	.set_cc_filter	= pcie_set_cc_filter,
-	.reset_ev_filter = pcie_reset_ev_filter,
-	.validate_group	= pcie_validate_group,
-	.admit		= pcie_admit,
+static const struct uncore_cspmu_impl pcie_pmu_impl[] = {
+	{
+		.prodid		= NV_T410_PCIE_PRODID,
+		.name		= "nvidia_pcie_pmu_%u_rc_%u",
+		.rc_name	= true,
+		.formats	= pcie_pmu_formats,
+		.events		= pcie_pmu_events,
+		.flags		= UNCORE_PMU_SHOW_ASSOC,
+		.set_ev_filter	= pcie_set_ev_filter,
+		.set_cc_filter	= pcie_set_cc_filter,
+		.reset_ev_filter = pcie_reset_ev_filter,
+		.validate_group	= pcie_validate_group,
+		.admit		= pcie_admit,
+	},
+	{ }
 };
 
 module_uncore_cspmu_driver(pcie_pmu, "nvidia-t410-pcie-pmu", pcie_pmu_impl);

@@ -19,8 +19,6 @@
 
 #include "uncore_cspmu.h"
 
-#define TGT_PRODID		0x10700000
-
 #define TGT_EVENT		GENMASK_ULL(2, 0)
 #define TGT_RP			GENMASK_ULL(10, 3)
 #define TGT_ADDR_EN		BIT_ULL(11)
@@ -290,21 +288,24 @@ static struct attribute *tgt_pmu_events[] = {
 	NULL
 };
 
-static const struct uncore_cspmu_impl tgt_pmu_impl = {
-	.prodid		= TGT_PRODID,
-	.name		= "nvidia_pcie_tgt_pmu_%u_rc_%u",
-	.rc_name	= true,
-	.formats	= tgt_pmu_formats,
-	.events		= tgt_pmu_events,
-	.flags		= UNCORE_PMU_SHOW_ASSOC | UNCORE_PMU_FIXED_EVENTS,
-	.event_type	= tgt_event_type,
-	.is_cycle	= tgt_is_cycle,
-	.set_ev_filter	= tgt_set_ev_filter,
-	.set_cc_filter	= tgt_set_cc_filter,
-	.reset_ev_filter = tgt_reset_ev_filter,
-	.validate_group	= tgt_validate_group,
-	.admit		= tgt_admit,
-	.init		= tgt_init,
+static const struct uncore_cspmu_impl tgt_pmu_impl[] = {
+	{
+		.prodid		= NV_T410_PCIE_TGT_PRODID,
+		.name		= "nvidia_pcie_tgt_pmu_%u_rc_%u",
+		.rc_name	= true,
+		.formats	= tgt_pmu_formats,
+		.events		= tgt_pmu_events,
+		.flags		= UNCORE_PMU_SHOW_ASSOC | UNCORE_PMU_FIXED_EVENTS,
+		.event_type	= tgt_event_type,
+		.is_cycle	= tgt_is_cycle,
+		.set_ev_filter	= tgt_set_ev_filter,
+		.set_cc_filter	= tgt_set_cc_filter,
+		.reset_ev_filter = tgt_reset_ev_filter,
+		.validate_group	= tgt_validate_group,
+		.admit		= tgt_admit,
+		.init		= tgt_init,
+	},
+	{ }
 };
 
 module_uncore_cspmu_driver(tgt_pmu, "nvidia-t410-pcie-tgt-pmu", tgt_pmu_impl);

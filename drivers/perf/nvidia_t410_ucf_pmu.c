@@ -12,8 +12,6 @@
 
 #include "uncore_cspmu.h"
 
-#define UCF_PRODID		0x2cf20000
-
 #define UCF_FILTER_MASK		GENMASK(11, 0)
 #define UCF_SRC			GENMASK(2, 0)
 #define UCF_DST			GENMASK(11, 8)
@@ -75,14 +73,17 @@ static struct attribute *ucf_pmu_events[] = {
 	NULL
 };
 
-static const struct uncore_cspmu_impl ucf_pmu_impl = {
-	.prodid		= UCF_PRODID,
-	.name		= "nvidia_ucf_pmu_%u",
-	.formats	= ucf_pmu_formats,
-	.events		= ucf_pmu_events,
-	.flags		= UNCORE_PMU_SHOW_ASSOC,
-	.set_ev_filter	= ucf_set_ev_filter,
-	.set_cc_filter	= ucf_set_cc_filter,
+static const struct uncore_cspmu_impl ucf_pmu_impl[] = {
+	{
+		.prodid		= NV_T410_UCF_PRODID,
+		.name		= "nvidia_ucf_pmu_%u",
+		.formats	= ucf_pmu_formats,
+		.events		= ucf_pmu_events,
+		.flags		= UNCORE_PMU_SHOW_ASSOC,
+		.set_ev_filter	= ucf_set_ev_filter,
+		.set_cc_filter	= ucf_set_cc_filter,
+	},
+	{ }
 };
 
 module_uncore_cspmu_driver(ucf_pmu, "nvidia-t410-ucf-pmu", ucf_pmu_impl);

@@ -170,6 +170,29 @@ static void cspmu_set_cnten(struct uncore_cspmu *c, unsigned int phys, bool on)
 		cspmu_sync_cnten(c);
 }
 
+/* A filter of the @mask bits of @config; all of them if it sets none. */
+static u32 cspmu_filter(u64 config, u32 mask)
+{
+	return (config & mask) ?: mask;
+}
+
+/* The filters of a driver without filter hooks: impl->filter, ->filter2. */
+static void cspmu_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
+				unsigned int phys)
+{
+	uncore_cspmu_write_cfg(c, CSPMU_PMEVFILTR(phys),
+			       cspmu_filter(event->attr.config1, c->impl->filter));
+	if (c->impl->filter2)
+		uncore_cspmu_write_cfg(c, CSPMU_PMEVFILT2R(phys),
+				       cspmu_filter(event->attr.config2, c->impl->filter2));
+}
+
+static void cspmu_set_cc_filter(struct uncore_cspmu *c, struct perf_event *event)
+{
+	uncore_cspmu_write_cfg(c, CSPMU_PMCCFILTR,
+			       cspmu_filter(event->attr.config1, c->impl->filter));
+}
+
 static void cspmu_start(struct perf_event *event)
 {
 	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
@@ -188,15 +211,13 @@ static void cspmu_start(struct perf_event *event)
 	else
 		cspmu_preload(c, event);
 	if (event->hw.idx == c->cycle_idx) {
-		if (impl->set_cc_filter)
-			impl->set_cc_filter(c, event);
+		(impl->set_cc_filter ?: cspmu_set_cc_filter)(c, event);
 	} else {
 		u32 type = impl->event_type ? impl->event_type(event) :
 					      lower_32_bits(event->attr.config);
 
 		uncore_cspmu_write_cfg(c, CSPMU_PMEVTYPER(phys), type);
-		if (impl->set_ev_filter)
-			impl->set_ev_filter(c, event, phys);
+		(impl->set_ev_filter ?: cspmu_set_ev_filter)(c, event, phys);
 	}
 	/* Overflow interrupts are enabled for every counter at probe. */
 	cspmu_set_cnten(c, phys, true);
@@ -585,35 +606,50 @@ static int cspmu_setup_irq(struct platform_device *pdev, struct uncore_cspmu *c)
 	return devm_add_action_or_reset(dev, cspmu_timer_cancel, &c->timer);
 }
 
+/* The entry of @impls that takes a PMU with @pmiidr, or NULL. */
+static const struct uncore_cspmu_impl *
+cspmu_match(const struct uncore_cspmu_impl *impls, u32 pmiidr)
+{
+	for (; impls->name; impls++)
+		if (impls->claims ? impls->claims(pmiidr) :
+		    (pmiidr & CSPMU_PRODID_MASK) == impls->prodid)
+			return impls;
+	return NULL;
+}
+
 /**
- * __uncore_cspmu_probe - use uncore_cspmu_probe()
- * @pdev:  an arm-cs-arch-pmu platform device
- * @impl:  the product the driver claims
- * @owner: the driver module
+ * __uncore_cspmu_probe - probe an APMT-made device for one of @impls
+ * @pdev:     an arm-cs-arch-pmu platform device
+ * @impls:    the products the driver claims, up to an entry without name
+ * @owner:    the driver module
  *
- * Return: 0, -ENODEV for another product, or an errno (printed).
+ * Drivers use module_uncore_cspmu_driver(), which calls this.
+ *
+ * Return: 0, -ENODEV if the device is another product (so the next driver
+ * is tried), or the errno of what failed (printed).
  */
-int __uncore_cspmu_probe(struct platform_device *pdev,
-			 const struct uncore_cspmu_impl *impl, struct module *owner)
+int __uncore_cspmu_probe(struct platform_device *pdev, const struct uncore_cspmu_impl *impls,
+			 struct module *owner)
 {
 	const struct uncore_apmt_node *const *plat = dev_get_platdata(&pdev->dev);
+	const struct uncore_cspmu_impl *impl;
 	struct device *dev = &pdev->dev;
 	struct uncore_cspmu *c;
 	const char *name;
 	int ret;
 
 	/* a driver's mistake, not the firmware's: loud, once */
-	if (WARN_ONCE(!impl->name || !impl->formats || !impl->events,
-		      "%s: uncore_cspmu_impl without name, formats or events\n",
-		      module_name(owner)))
-		return -EINVAL;
+	for (impl = impls; impl->name; impl++)
+		if (WARN_ONCE(!impl->formats || !impl->events,
+			      "%s: uncore_cspmu_impl %s without formats or events\n",
+			      module_name(owner), impl->name))
+			return -EINVAL;
 	if (!plat || !*plat)
 		return -ENODEV;
 
 	c = devm_kzalloc(dev, sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	c->impl = impl;
 	c->apmt = *plat;
 	c->atomic64 = c->apmt->flags & UNCORE_APMT_ATOMIC;
 
@@ -628,12 +664,14 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 	}
 
 	c->pmiidr = le32_to_cpu(c->apmt->impl_id) ?: cspmu_read_pmiidr(c);
-	if ((c->pmiidr & CSPMU_PRODID_MASK) != impl->prodid) {
+	impl = cspmu_match(impls, c->pmiidr);
+	if (!impl) {
 		/* Normal for other vendors' PMUs: leave it to the next driver. */
 		dev_dbg(dev, "PMIIDR %#x: not a product of %s\n", c->pmiidr,
 			module_name(owner));
 		return -ENODEV;
 	}
+	c->impl = impl;
 
 	/* the driver's tables; the ops and the counters are the engine's */
 	c->desc = (struct uncore_pmu_desc) {
@@ -659,7 +697,10 @@ int __uncore_cspmu_probe(struct platform_device *pdev,
 	if (ret)
 		return ret;
 
-	if (impl->rc_name)
+	if (impl->name_seq)
+		name = devm_kasprintf(dev, GFP_KERNEL, impl->name,
+				      atomic_fetch_inc(impl->name_seq));
+	else if (impl->rc_name)
 		name = devm_kasprintf(dev, GFP_KERNEL, impl->name, c->socket, c->rc);
 	else
 		name = devm_kasprintf(dev, GFP_KERNEL, impl->name, c->socket);

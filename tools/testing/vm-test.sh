@@ -284,6 +284,7 @@ fi
 order="uncore_pmu uncore_cspmu uncore_sim marvell_pem_pmu nvidia_t410_cmem_latency_pmu"
 order="$order nvidia_t410_c2c_pmu"
 order="$order nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu"
+order="$order nvidia_t241_pmu nvidia_generic_pmu"
 # The arm64 guest is slower: each perf run costs more under TCG, and perf's
 # all-PMU test (when it runs there) also walks the CPU PMU's events. The limits catch a
 # hang, not slowness: the x86 default boot takes 8-10 minutes alone on two

@@ -18,7 +18,8 @@
 ARM64_MODS="drivers/perf/uncore_pmu drivers/perf/uncore_cspmu drivers/perf/marvell_pem_pmu
 	drivers/perf/nvidia_t410_cmem_latency_pmu drivers/perf/nvidia_t410_c2c_pmu
 	drivers/perf/nvidia_t410_ucf_pmu drivers/perf/nvidia_t410_pcie_pmu
-	drivers/perf/nvidia_t410_pcie_tgt_pmu"
+	drivers/perf/nvidia_t410_pcie_tgt_pmu drivers/perf/nvidia_t241_pmu
+	drivers/perf/nvidia_generic_pmu"
 ARM64_SIM="tools/testing/sim/uncore_sim tools/testing/twins/twin_shim"
 
 # arm64_kos OUT MODULES...: each module must be an aarch64 object

@@ -20,7 +20,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 CACHE=${UNCORE_CACHE:-/var/cache/uncore-pmu}
 MODS="uncore_pmu uncore_cspmu marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu
-	nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu"
+	nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu nvidia_t241_pmu
+	nvidia_generic_pmu"
 
 # The test package; dkms.conf reads these (see there).
 export UNCORE_DKMS_NAME=uncore-pmu-selftest

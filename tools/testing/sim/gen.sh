@@ -242,7 +242,8 @@ function unset_key(d, k,    i, j) {
 
 BEGIN {
 	FS = "\n"
-	KINDS = " ucf pcie pcie_tgt cmem nvlink_c2c nvclink nvdlink pem "
+	KINDS = " ucf pcie pcie_tgt cmem nvlink_c2c nvclink nvdlink pem"
+	KINDS = KINDS " scf grace_pcie nvlink_c2c0 nvlink_c2c1 cnvlink nvidia_generic "
 	QWORD = "QWordMemory (ResourceConsumer, PosDecode, MinFixed, MaxFixed,"
 	# ACPI devices by kind. UCF is an APMT node of type 0 (memory
 	# controller) without one; PCIE and PCIE-TGT are APMT nodes of type 3
@@ -251,6 +252,13 @@ BEGIN {
 	HID["pcie"] = "SIMP0001"; ASLP["pcie"] = "PP"
 	HID["pcie_tgt"] = "SIMT0001"; ASLP["pcie_tgt"] = "PT"
 	KCODE["ucf"] = 0; KCODE["pcie"] = 1; KCODE["pcie_tgt"] = 2
+	# Grace (Tegra241) and the unknown NVIDIA product: APMT nodes of type
+	# 0 without an ACPI device, as UCF
+	KCODE["scf"] = 3; KCODE["grace_pcie"] = 4; KCODE["nvlink_c2c0"] = 5
+	KCODE["nvlink_c2c1"] = 6; KCODE["cnvlink"] = 7; KCODE["nvidia_generic"] = 8
+	split("ucf scf grace_pcie nvlink_c2c0 nvlink_c2c1 cnvlink nvidia_generic", t, " ")
+	for (i in t)
+		APMTONLY[t[i]] = 1
 	for (i = 32; i < 127; i++)
 		ORD[sprintf("%c", i)] = i
 	HID["cmem"] = "NVDA2021"; ASLP["cmem"] = "CM"
@@ -342,9 +350,9 @@ END {
 			continue
 		nkind[kind[d]]++
 		kidx[d] = nkind[kind[d]] - 1
-		if (kind[d] in KCODE && kind[d] != "ucf" && prop(d, "rc", -1) < 0)
+		if (kind[d] in KCODE && !(kind[d] in APMTONLY) && prop(d, "rc", -1) < 0)
 			fatal(name[d] ": rc= is required")
-		if (uid[d] == "" && kind[d] in KCODE && kind[d] != "ucf")
+		if (uid[d] == "" && kind[d] in KCODE && !(kind[d] in APMTONLY))
 			uid[d] = socket[d] * 16 + prop(d, "rc", 0)
 		if (uid[d] == "")
 			uid[d] = (kind[d] == "pem") ? kidx[d] : socket[d]
@@ -461,9 +469,9 @@ function apmt(    d, nn, id, seen, flags, type, b1, sum, i) {
 		b1 = win_base(d, "page1")
 		flags = (b1 >= 0 ? 1 : 0) + (prop(d, "atomic", 1) ? 4 : 0)
 		flags = prop(d, "apmt_flags", flags)
-		type = prop(d, "apmt_type", kind[d] == "ucf" ? 0 : 3)
+		type = prop(d, "apmt_type", kind[d] in APMTONLY ? 0 : 3)
 		le(56, 2); le(flags, 1); le(type, 1); le(id, 4)
-		if (kind[d] == "ucf") {
+		if (kind[d] in APMTONLY) {
 			# type 0: primary = proximity domain of the memory
 			le(socket[d], 8); le(0, 4)
 		} else {

@@ -25,6 +25,12 @@ enum sim_kind {
 	SIM_KIND_NVCLINK,
 	SIM_KIND_NVDLINK,
 	SIM_KIND_PEM,
+	SIM_KIND_SCF,
+	SIM_KIND_GRACE_PCIE,
+	SIM_KIND_NVLINK_C2C0,
+	SIM_KIND_NVLINK_C2C1,
+	SIM_KIND_CNVLINK,
+	SIM_KIND_NVIDIA_GENERIC,
 	SIM_NR_KINDS
 };
 
@@ -257,5 +263,10 @@ extern const struct sim_kind_ops sim_nvlink_c2c_ops;
 extern const struct sim_kind_ops sim_nvclink_ops;
 extern const struct sim_kind_ops sim_nvdlink_ops;
 extern const struct sim_kind_ops sim_pem_ops;
+extern const struct sim_kind_ops sim_scf_ops;
+extern const struct sim_kind_ops sim_grace_pcie_ops;
+extern const struct sim_kind_ops sim_nvlink_c2c01_ops;
+extern const struct sim_kind_ops sim_cnvlink_ops;
+extern const struct sim_kind_ops sim_nvidia_generic_ops;
 
 #endif /* __UNCORE_SIM_H */

@@ -66,6 +66,12 @@ static const char *const sim_kind_names[SIM_NR_KINDS] = {
 	[SIM_KIND_NVCLINK]	= "nvclink",
 	[SIM_KIND_NVDLINK]	= "nvdlink",
 	[SIM_KIND_PEM]		= "pem",
+	[SIM_KIND_SCF]		= "scf",
+	[SIM_KIND_GRACE_PCIE]	= "grace_pcie",
+	[SIM_KIND_NVLINK_C2C0]	= "nvlink_c2c0",
+	[SIM_KIND_NVLINK_C2C1]	= "nvlink_c2c1",
+	[SIM_KIND_CNVLINK]	= "cnvlink",
+	[SIM_KIND_NVIDIA_GENERIC] = "nvidia_generic",
 };
 
 static const struct sim_kind_ops *const sim_models[SIM_NR_KINDS] = {
@@ -77,6 +83,12 @@ static const struct sim_kind_ops *const sim_models[SIM_NR_KINDS] = {
 	[SIM_KIND_NVCLINK]	= &sim_nvclink_ops,
 	[SIM_KIND_NVDLINK]	= &sim_nvdlink_ops,
 	[SIM_KIND_PEM]		= &sim_pem_ops,
+	[SIM_KIND_SCF]		= &sim_scf_ops,
+	[SIM_KIND_GRACE_PCIE]	= &sim_grace_pcie_ops,
+	[SIM_KIND_NVLINK_C2C0]	= &sim_nvlink_c2c01_ops,
+	[SIM_KIND_NVLINK_C2C1]	= &sim_nvlink_c2c01_ops,
+	[SIM_KIND_CNVLINK]	= &sim_cnvlink_ops,
+	[SIM_KIND_NVIDIA_GENERIC] = &sim_nvidia_generic_ops,
 };
 
 /**

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Model of the Tegra410 PMUs that follow the Arm CoreSight PMU architecture
- * (hw/nvidia-t410-cspmu.md sections 3 and 8): UCF, PCIE and PCIE-TGT, one
- * model with per-kind identity, events and filters.
+ * Model of the NVIDIA PMUs that follow the Arm CoreSight PMU architecture
+ * (hw/nvidia-t410-cspmu.md sections 3 and 8): Tegra410 UCF, PCIE and
+ * PCIE-TGT, Grace (Tegra241) SCF, PCIE, NVLink-C2C0/1 and CNVLink, and a
+ * product no driver knows; one model with per-kind identity, events and
+ * filters.
  *
  * Windows: page0; page1 if the topology gives one (dual page, APMT
  * DUAL_PAGE), otherwise page 1 aliases page 0; PCIE-TGT's address-filter
@@ -140,6 +142,87 @@ static const struct sim_signal tgt_signals[] = {
 	{ "cycles", 0x4 },
 };
 
+/* Grace (Tegra241): SCF (hw/nvidia-t410-cspmu.md 5.4, Grace reference). */
+static const struct sim_signal scf_signals[] = {
+	{ "bus_cycles", 0x1d },
+	{ "scf_cache_allocate", 0xf0 },
+	{ "scf_cache_refill", 0xf1 },
+	{ "scf_cache", 0xf2 },
+	{ "scf_cache_wb", 0xf3 },
+	{ "socket_0_rd_data", 0x101 }, { "socket_1_rd_data", 0x102 },
+	{ "socket_2_rd_data", 0x103 }, { "socket_3_rd_data", 0x104 },
+	{ "socket_0_wb_data", 0x109 }, { "socket_1_wb_data", 0x10a },
+	{ "socket_2_wb_data", 0x10b }, { "socket_3_wb_data", 0x10c },
+	{ "socket_0_rd_outstanding", 0x115 }, { "socket_1_rd_outstanding", 0x116 },
+	{ "socket_2_rd_outstanding", 0x117 }, { "socket_3_rd_outstanding", 0x118 },
+	{ "socket_0_rd_access", 0x12d }, { "socket_1_rd_access", 0x12e },
+	{ "socket_2_rd_access", 0x12f }, { "socket_3_rd_access", 0x130 },
+	{ "socket_0_wb_access", 0x135 }, { "socket_1_wb_access", 0x136 },
+	{ "socket_2_wb_access", 0x137 }, { "socket_3_wb_access", 0x138 },
+	{ "socket_0_wr_access", 0x139 }, { "socket_1_wr_access", 0x13a },
+	{ "socket_2_wr_access", 0x13b }, { "socket_3_wr_access", 0x13c },
+	{ "gmem_rd_data", 0x16d },
+	{ "gmem_rd_access", 0x16e },
+	{ "gmem_rd_outstanding", 0x16f },
+	{ "gmem_wb_data", 0x173 },
+	{ "gmem_wb_access", 0x174 },
+	{ "gmem_wr_data", 0x179 },
+	{ "gmem_wr_access", 0x17b },
+	{ "socket_0_wr_data", 0x17c }, { "socket_1_wr_data", 0x17d },
+	{ "socket_2_wr_data", 0x17e }, { "socket_3_wr_data", 0x17f },
+	{ "gmem_wr_total_bytes", 0x1a0 },
+	{ "remote_socket_wr_total_bytes", 0x1a1 },
+	{ "remote_socket_rd_data", 0x1a2 },
+	{ "remote_socket_rd_outstanding", 0x1a3 },
+	{ "remote_socket_rd_access", 0x1a4 },
+	{ "cmem_rd_data", 0x1a5 },
+	{ "cmem_rd_access", 0x1a6 },
+	{ "cmem_rd_outstanding", 0x1a7 },
+	{ "cmem_wb_data", 0x1ab },
+	{ "cmem_wb_access", 0x1ac },
+	{ "cmem_wr_data", 0x1b1 },
+	{ "cmem_wr_access", 0x1ca },
+	{ "cmem_wr_total_bytes", 0x1db },
+	{ "cycles", CSPMU_CYCLES },
+};
+
+/* Grace PCIE, NVLink-C2C0/1 and CNVLink: memory traffic by port. */
+static const struct sim_signal mcf_signals[] = {
+	{ "rd_bytes_loc", 0x0 },
+	{ "rd_bytes_rem", 0x1 },
+	{ "wr_bytes_loc", 0x2 },
+	{ "wr_bytes_rem", 0x3 },
+	{ "total_bytes_loc", 0x4 },
+	{ "total_bytes_rem", 0x5 },
+	{ "rd_req_loc", 0x6 },
+	{ "rd_req_rem", 0x7 },
+	{ "wr_req_loc", 0x8 },
+	{ "wr_req_rem", 0x9 },
+	{ "total_req_loc", 0xa },
+	{ "total_req_rem", 0xb },
+	{ "rd_cum_outs_loc", 0xc },
+	{ "rd_cum_outs_rem", 0xd },
+	{ "cycles", CSPMU_CYCLES },
+};
+
+/* The generic NVIDIA PMU counts any id it is programmed with. */
+static const struct sim_signal generic_signals[] = {
+	{ "cycles", CSPMU_CYCLES },
+};
+
+/* Each Grace filter: bit n of PMEVFILTR selects port n of this attribute. */
+static const struct sim_attr_desc grace_pcie_attrs[] = {
+	{ .key = "rp", .max = 9 },
+};
+
+static const struct sim_attr_desc grace_c2c_attrs[] = {
+	{ .key = "port", .max = 1 },
+};
+
+static const struct sim_attr_desc cnvlink_attrs[] = {
+	{ .key = "rsock", .max = 3 },
+};
+
 static const char *const ucf_src[] = { "loc_cpu", "loc_noncpu", "rem", NULL };
 static const char *const ucf_dst[] = {
 	"loc_cmem", "loc_gmem", "loc_other", "rem", NULL
@@ -196,7 +279,7 @@ struct sim_cspmu_slot {
 
 /**
  * struct sim_cspmu - state of one CSPMU
- * @kind:      UCF, PCIE or PCIE-TGT
+ * @kind:      which of the CSPMU kinds
  * @page0:     window index of page 0
  * @page1:     window index of page 1, or -1 when it aliases page 0
  * @filter:    window index of the PCIE-TGT slots, or -1
@@ -309,6 +392,18 @@ static u32 cspmu_default_pmiidr(enum sim_kind kind)
 		return 0x2cf2036b;
 	case SIM_KIND_PCIE:
 		return 0x1030136b;
+	case SIM_KIND_SCF:
+		return 0x2cf0036b;
+	case SIM_KIND_GRACE_PCIE:
+		return 0x1030036b;
+	case SIM_KIND_NVLINK_C2C0:
+		return 0x1050036b;
+	case SIM_KIND_NVLINK_C2C1:
+		return 0x1040036b;
+	case SIM_KIND_CNVLINK:
+		return 0x1060036b;
+	case SIM_KIND_NVIDIA_GENERIC:
+		return 0x1ff0036b;
 	default:
 		return 0x1070036b;
 	}
@@ -703,8 +798,17 @@ static bool cspmu_selects(const struct sim_cspmu *cs, unsigned int i,
 		return ucf_selects(cs, i, inj);
 	case SIM_KIND_PCIE:
 		return pcie_selects(cs, i, inj);
-	default:
+	case SIM_KIND_PCIE_TGT:
 		return tgt_selects(cs, i, inj);
+	case SIM_KIND_GRACE_PCIE:
+	case SIM_KIND_NVLINK_C2C0:
+	case SIM_KIND_NVLINK_C2C1:
+	case SIM_KIND_CNVLINK:
+		/* the one attribute: bit n of PMEVFILTR selects port n */
+		return cs->filt[i] & BIT(inj->attr[0]);
+	default:
+		/* SCF and the generic PMU: no filter */
+		return true;
 	}
 }
 
@@ -880,6 +984,82 @@ const struct sim_kind_ops sim_pcie_tgt_ops = {
 	.event_max	= 0x7,
 	.attrs		= tgt_attrs,
 	.nr_attrs	= ARRAY_SIZE(tgt_attrs),
+	.init		= cspmu_init,
+	.exit		= cspmu_exit,
+	.read		= cspmu_read,
+	.write		= cspmu_write,
+	.inject		= cspmu_inject,
+	.settled	= cspmu_settled,
+	.regs_show	= cspmu_regs_show,
+	.has_irq	= true,
+};
+
+const struct sim_kind_ops sim_scf_ops = {
+	.signals	= scf_signals,
+	.nr_signals	= ARRAY_SIZE(scf_signals),
+	.event_max	= GENMASK_ULL(32, 0),
+	.init		= cspmu_init,
+	.exit		= cspmu_exit,
+	.read		= cspmu_read,
+	.write		= cspmu_write,
+	.inject		= cspmu_inject,
+	.settled	= cspmu_settled,
+	.regs_show	= cspmu_regs_show,
+	.has_irq	= true,
+};
+
+const struct sim_kind_ops sim_grace_pcie_ops = {
+	.signals	= mcf_signals,
+	.nr_signals	= ARRAY_SIZE(mcf_signals),
+	.event_max	= GENMASK_ULL(32, 0),
+	.attrs		= grace_pcie_attrs,
+	.nr_attrs	= ARRAY_SIZE(grace_pcie_attrs),
+	.init		= cspmu_init,
+	.exit		= cspmu_exit,
+	.read		= cspmu_read,
+	.write		= cspmu_write,
+	.inject		= cspmu_inject,
+	.settled	= cspmu_settled,
+	.regs_show	= cspmu_regs_show,
+	.has_irq	= true,
+};
+
+const struct sim_kind_ops sim_nvlink_c2c01_ops = {
+	.signals	= mcf_signals,
+	.nr_signals	= ARRAY_SIZE(mcf_signals),
+	.event_max	= GENMASK_ULL(32, 0),
+	.attrs		= grace_c2c_attrs,
+	.nr_attrs	= ARRAY_SIZE(grace_c2c_attrs),
+	.init		= cspmu_init,
+	.exit		= cspmu_exit,
+	.read		= cspmu_read,
+	.write		= cspmu_write,
+	.inject		= cspmu_inject,
+	.settled	= cspmu_settled,
+	.regs_show	= cspmu_regs_show,
+	.has_irq	= true,
+};
+
+const struct sim_kind_ops sim_cnvlink_ops = {
+	.signals	= mcf_signals,
+	.nr_signals	= ARRAY_SIZE(mcf_signals),
+	.event_max	= GENMASK_ULL(32, 0),
+	.attrs		= cnvlink_attrs,
+	.nr_attrs	= ARRAY_SIZE(cnvlink_attrs),
+	.init		= cspmu_init,
+	.exit		= cspmu_exit,
+	.read		= cspmu_read,
+	.write		= cspmu_write,
+	.inject		= cspmu_inject,
+	.settled	= cspmu_settled,
+	.regs_show	= cspmu_regs_show,
+	.has_irq	= true,
+};
+
+const struct sim_kind_ops sim_nvidia_generic_ops = {
+	.signals	= generic_signals,
+	.nr_signals	= ARRAY_SIZE(generic_signals),
+	.event_max	= GENMASK_ULL(32, 0),
 	.init		= cspmu_init,
 	.exit		= cspmu_exit,
 	.read		= cspmu_read,
