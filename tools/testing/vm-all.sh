@@ -54,7 +54,8 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 else
 	jobs+=("x86_64 default 6.1")
 fi
-# A firmware boots 6.1 unless its directory's "kernel" file says "newest":
+# A firmware boots 6.1 unless its directory's "kernel" file says "newest",
+# on x86 unless its "arch" file says arm64:
 # the firmware a twins test needs (# firmware: in
 # tools/testing/twins/tests/), since only the newest series has the twins.
 for v in "$HERE"/tests/firmware/*/; do
@@ -65,7 +66,10 @@ for v in "$HERE"/tests/firmware/*/; do
 		*)	echo "vm-all: $v/kernel: say 'newest' or nothing" >&2; exit 2 ;;
 		esac
 	fi
-	jobs+=("x86_64 $(basename "$v") $s")
+	# the guest its "arch" file names, if one (default x86_64)
+	a=x86_64
+	[ ! -f "$v/arch" ] || a=$(cat "$v/arch")
+	jobs+=("$a $(basename "$v") $s")
 done
 
 # Downloads and caches, once, before workers could race for them.

@@ -250,6 +250,8 @@ else
 fi
 cp "$HERE/tests/lib/"*.sh "$BUILD/tests/lib/"
 cp "$REPO/tools/uncore-metrics/uncore-metrics" "$BUILD/tests/lib/"
+# The operators' documents, whose example commands tests run verbatim.
+cp "$REPO/Documentation/admin-guide/perf/"*.rst "$BUILD/tests/lib/"
 for c in "$HERE/tests/progs/"*.c; do
 	t=$(basename "$c" .c)
 	$cc -static -O2 -Wall -o "$BUILD/tests/lib/$t" "$c"

@@ -22,7 +22,8 @@ import re
 import sys
 
 # PMU name pattern -> driver file, and the attr_mask bits (macros of the
-# driver) of the PMU the documentation describes.
+# driver) of the PMU the documentation describes. A driver of several
+# PMU kinds is "file.c:<formats array>:<events array>", the kind's tables.
 PMUS = [
     (r'nvidia_ucf_pmu_\d+', 'nvidia_t410_ucf_pmu.c', 'UNCORE_CSPMU_ATTR_CC'),
     (r'nvidia_pcie_pmu_\d+_rc_\d+', 'nvidia_t410_pcie_pmu.c', 'UNCORE_CSPMU_ATTR_CC'),
@@ -32,12 +33,22 @@ PMUS = [
     (r'nvidia_nvclink_pmu_\d+', 'nvidia_t410_c2c_pmu.c', 'C2C_PEER_CPU'),
     (r'nvidia_nvdlink_pmu_\d+', 'nvidia_t410_c2c_pmu.c', 'C2C_PEER_CXL'),
     (r'mrvl_pcie_rc_pmu_[0-9a-f]+', 'marvell_pem_pmu.c', '0'),
+    (r'nvidia_scf_pmu_\d+', 'nvidia_t241_pmu.c:scf_formats:scf_events', 'UNCORE_CSPMU_ATTR_CC'),
+    (r'nvidia_pcie_pmu_\d+', 'nvidia_t241_pmu.c:pcie_formats:mcf_events', 'UNCORE_CSPMU_ATTR_CC'),
+    (r'nvidia_nvlink_c2c0_pmu_\d+', 'nvidia_t241_pmu.c:c2c_formats:mcf_events',
+     'UNCORE_CSPMU_ATTR_CC'),
+    (r'nvidia_nvlink_c2c1_pmu_\d+', 'nvidia_t241_pmu.c:c2c_formats:mcf_events',
+     'UNCORE_CSPMU_ATTR_CC'),
+    (r'nvidia_cnvlink_pmu_\d+', 'nvidia_t241_pmu.c:cnvlink_formats:mcf_events',
+     'UNCORE_CSPMU_ATTR_CC'),
+    (r'nvidia_uncore_pmu_\d+', 'nvidia_generic_pmu.c', 'UNCORE_CSPMU_ATTR_CC'),
 ]
 
 # Two GPUs at most on a GPU link (the C2C driver's C2C_MAX_GPU).
 C2C_GPUS = 0x3
 
 errors = []
+REPO = '.'
 
 
 def err(msg):
@@ -47,7 +58,8 @@ def err(msg):
 class Driver:
     """Attribute tables of one driver, with its macros resolved."""
 
-    def __init__(self, repo, name):
+    def __init__(self, repo, spec):
+        name, fmt_arr, ev_arr = (spec.split(':') + ['', ''])[:3]
         self.name = name
         self.defines = {}
         for hdr in ('include/uncore_pmu.h', 'include/uncore_cspmu.h',
@@ -58,13 +70,13 @@ class Driver:
         self.fixed = self.flag_set(src, 'UNCORE_PMU_FIXED_EVENTS')
         self.formats = {}
         fmt = r'UNCORE_FORMAT_ATTR(_MASK)?\(\s*(\w+)\s*,\s*"([^"]*)"\s*(?:,\s*([^)]*))?\)'
-        for m in re.finditer(fmt, src):
+        for m in re.finditer(fmt, self.array(src, fmt_arr)):
             self.formats[m.group(2)] = (m.group(3), self.eval(m.group(4) or '0'))
         self.events = {}
         # (name, id[, mask[, data]])
         ev = (r'UNCORE_EVENT_ATTR(_MASK|_DATA)?\(\s*(\w+)\s*,\s*([^,)]+)\s*'
               r'(?:,\s*([^,)]*))?(?:,\s*[^,)]*)?\)')
-        for m in re.finditer(ev, src):
+        for m in re.finditer(ev, self.array(src, ev_arr)):
             self.events[m.group(2)] = (self.eval(m.group(3)), self.eval(m.group(4) or '0'))
         if not self.formats or not self.events:
             err('%s: no format or event table found' % name)
@@ -73,6 +85,16 @@ class Driver:
         for m in re.finditer(r'"((?:nvidia|mrvl)_[a-z0-9_%]+)"', src):
             pat = m.group(1).replace('%u', r'\d+').replace('%llx', '[0-9a-f]+')
             self.names.add(pat)
+
+    def array(self, src, name):
+        """The initializer of array @name in @src; all of @src without a name."""
+        if not name:
+            return src
+        m = re.search(r'\b%s\[\] = \{(.*?)\n\};' % re.escape(name), src, re.S)
+        if not m:
+            err('%s: no array %s' % (self.name, name))
+            return ''
+        return m.group(1)
 
     def read_defines(self, path):
         with open(path) as f:
@@ -192,7 +214,8 @@ class Event:
     def is_cycles(self):
         if self.drv.name == 'nvidia_t410_pcie_tgt_pmu.c':
             return self.cfg[0] & 0x7 == 0x4
-        if self.drv.name in ('nvidia_t410_ucf_pmu.c', 'nvidia_t410_pcie_pmu.c'):
+        if self.drv.name in ('nvidia_t410_ucf_pmu.c', 'nvidia_t410_pcie_pmu.c',
+                             'nvidia_t241_pmu.c', 'nvidia_generic_pmu.c'):
             return self.cfg[0] == 1 << 32
         return False
 
@@ -266,15 +289,22 @@ def check_tables(path, text, drivers):
     lines = text.split('\n')
     n = 0
     for i, line in enumerate(lines):
-        m = re.match(r'^\.\. uncore-(events|formats): drivers/perf/(\S+)\s*$', line)
+        m = re.match(r'^\.\. uncore-(events|formats): drivers/perf/([^\s:]+)(?::(\w+))?\s*$',
+                     line)
         if not m:
             continue
         where = '%s:%d' % (path, i + 1)
-        kind, drvname = m.groups()
-        if drvname not in drivers:
+        kind, drvname, arr = m.groups()
+        if drvname not in [d.split(':')[0] for d in drivers]:
             err('%s: unknown driver %s' % (where, drvname))
             continue
-        drv = drivers[drvname]
+        # the table of one array of the driver, or of the whole file
+        spec = drvname
+        if arr:
+            spec += ':' + (arr + ':' if kind == 'formats' else ':' + arr)
+        if spec not in drivers:
+            drivers[spec] = Driver(REPO, spec)
+        drv = drivers[spec]
         rows = table_rows(lines, i + 1)
         if rows is None:
             err('%s: no simple table with a header row follows' % where)
@@ -316,7 +346,8 @@ def check_tables(path, text, drivers):
 
 
 def main():
-    repo = sys.argv[1]
+    global REPO
+    repo = REPO = sys.argv[1]
     drivers = {}
     for pat, drv, _ in PMUS:
         if drv not in drivers:
