@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The three CSPMU drivers side by side: the APMT devices the helper layer
-# made, each bound by the one driver whose product it is, interrupts on the
-# PMUs' CPUs, and unloading and reloading the drivers in any order.
+# made, each bound by the one driver whose product it is (never by the
+# Grace or the generic NVIDIA driver, also loaded), interrupts on the PMUs'
+# CPUs, and unloading and reloading the drivers in any order.
 
 . "$(dirname "$0")/lib/lib.sh"
 
@@ -25,6 +26,8 @@ check_bindings() {
 	check_eq "$1: UCF driver bound 2 devices" 2 "$(bound nvidia-t410-ucf-pmu)"
 	check_eq "$1: PCIE driver bound 12 devices" 12 "$(bound nvidia-t410-pcie-pmu)"
 	check_eq "$1: PCIE-TGT driver bound 12 devices" 12 "$(bound nvidia-t410-pcie-tgt-pmu)"
+	check_eq "$1: Grace and generic drivers bound none" "0 0" \
+		"$(bound nvidia-t241-pmu) $(bound nvidia-generic-pmu)"
 	check_eq "$1: 26 CSPMU PMUs" 26 \
 		"$(ls $EV | grep -cE '^nvidia_(ucf|pcie|pcie_tgt)_pmu_')"
 }
@@ -63,6 +66,15 @@ for order in "pcie tgt ucf" "ucf pcie tgt" "tgt ucf pcie"; do
 		"$(ls $EV | grep -cE '^nvidia_(ucf|pcie|pcie_tgt)_pmu_')"
 	check_eq "unloaded ($order): devices stay" 26 \
 		"$(ls -d /sys/bus/platform/devices/arm-cs-arch-pmu.* | wc -l)"
+	# Offered to every driver left, Grace's (Grace PCIE differs from
+	# Tegra410's only in the PMIIDR revision) and the generic NVIDIA
+	# one, no Tegra410 device is taken.
+	for d in /sys/bus/platform/devices/arm-cs-arch-pmu.*; do
+		echo "${d##*/}" > /sys/bus/platform/drivers_probe
+	done
+	check_eq "unloaded ($order): no other driver takes a device" "0 0 0" \
+		"$(bound nvidia-t241-pmu) $(bound nvidia-generic-pmu) \
+$(ls $EV | grep -cE '^nvidia_(ucf|pcie|pcie_tgt|scf|nvlink_c2c[01]|cnvlink|uncore)_pmu_')"
 	for m in $order; do
 		case $m in
 		ucf) insmod $MODDIR/nvidia_t410_ucf_pmu.ko ;;

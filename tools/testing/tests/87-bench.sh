@@ -30,28 +30,6 @@ bench_require
 check_eq "every perf callback of the helper layer is traced" "$BENCH_CALLBACKS" \
 	"${BENCH_GRAPH# }"
 
-# check_read NAME READS: each read() of the read phase read READS registers
-# and wrote none
-check_read() {
-	check_eq "$1: read: $2 MMIO reads per call" "$2 $2" \
-		"$(bench_rd "$1" read reads_min) $(bench_rd "$1" read reads_max)"
-	check_eq "$1: read: no MMIO write" "0 0" \
-		"$(bench_rd "$1" read writes_max) $(bench_rd "$1" read2 writes_max)"
-}
-
-# check_add NAME: scheduling writes no more than the registers it must
-# change: add (with start), and the whole phase (pmu_disable, add,
-# pmu_enable: the counter enables wait for pmu_enable, one write per set)
-check_add() {
-	for ph in enable reenable; do
-		check_le "$1: $ph: add+start writes <= registers changed" \
-			"$(bench_get "$1" $ph regs changed)" "$(bench_get "$1" $ph add writes)"
-		w=$(bench_get "$1" $ph stats mmio_writes)
-		check_le "$1: $ph: all writes of the phase <= registers changed" \
-			"$(bench_get "$1" $ph regs changed)" "$w"
-	done
-}
-
 # check_status NAME: the read path reads no status register
 check_status() {
 	bench_check_stat "$1: read: no status reads" "$1" read status_reads 0

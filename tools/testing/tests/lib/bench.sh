@@ -30,6 +30,8 @@
 #                                "in_rd_req,gpu_mask=0x1", from the PMU's events/ and format/
 #   bench_teardown
 #   bench_require                bench_setup, or fail the test and exit
+#   check_read NAME READS        budget: READS register reads per read(), no write
+#   check_add NAME               budget: scheduling writes only registers that change
 #   ev PMU TERMS                 bench_event, for bench_run's arguments
 #
 # Results: $BENCH_RES, one line per NAME, phase and callback
@@ -501,4 +503,26 @@ bench_timing_pair() {
 			printf "#   %-34s %-16s %-16s\n", ord[i], t[ord[i], "ours"],
 			       t[ord[i], "twin"]
 	}' "$1"
+}
+
+# check_read NAME READS: each read() of the read phase read READS registers
+# and wrote none
+check_read() {
+	check_eq "$1: read: $2 MMIO reads per call" "$2 $2" \
+		"$(bench_rd "$1" read reads_min) $(bench_rd "$1" read reads_max)"
+	check_eq "$1: read: no MMIO write" "0 0" \
+		"$(bench_rd "$1" read writes_max) $(bench_rd "$1" read2 writes_max)"
+}
+
+# check_add NAME: scheduling writes no more than the registers it must
+# change: add (with start), and the whole phase (pmu_disable, add,
+# pmu_enable: the counter enables wait for pmu_enable, one write per set)
+check_add() {
+	for ph in enable reenable; do
+		check_le "$1: $ph: add+start writes <= registers changed" \
+			"$(bench_get "$1" $ph regs changed)" "$(bench_get "$1" $ph add writes)"
+		w=$(bench_get "$1" $ph stats mmio_writes)
+		check_le "$1: $ph: all writes of the phase <= registers changed" \
+			"$(bench_get "$1" $ph regs changed)" "$w"
+	done
 }

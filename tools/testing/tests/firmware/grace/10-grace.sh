@@ -190,6 +190,28 @@ while read -r ev; do
 		"$(stat_count "$ev" "cat /tmp/grace_inj > $UNCORE_SIM/$p/inject")"
 done < /tmp/grace_examples
 
+# ---- refused input ----
+
+T=$(pmu_type nvidia_pcie_pmu_0)
+check_eq "errno: root_port bit 10 (no such port)" "errno 22 EINVAL" "$($PERF_OPEN -1 0x400 "$T" 0)"
+check_eq "errno: config2 on a PMU without filter2" "errno 22 EINVAL" "$($PERF_OPEN -2 1 "$T" 0)"
+check_eq "errno: sampling" "errno 95 EOPNOTSUPP" "$($PERF_OPEN -s 1000 "$T" 0)"
+check_eq "errno: CPU not associated" "errno 22 EINVAL" "$($PERF_OPEN -c 2 "$T" 0)"
+check_eq "errno: SCF takes no filter" "errno 22 EINVAL" \
+	"$($PERF_OPEN -1 1 "$(pmu_type nvidia_scf_pmu_0)" 0xf2)"
+
+# ---- the one associated CPU of socket 1's PMUs goes offline and comes back ----
+
+S1=nvidia_scf_pmu_1
+echo 0 > /sys/devices/system/cpu/cpu2/online
+check_eq "CPU 2 offline: $S1 cpumask empty" "" "$(cat $EV/$S1/cpumask)"
+check_eq "CPU 2 offline: $S1 refuses events" "errno 22 EINVAL" \
+	"$($PERF_OPEN -c 2 "$(pmu_type $S1)" 0xf2)"
+echo 1 > /sys/devices/system/cpu/cpu2/online
+check_eq "CPU 2 back: cpumask" 2 "$(cat $EV/$S1/cpumask)"
+check_eq "CPU 2 back: counts" 99 \
+	"$(stat_count "$S1/scf_cache/" "echo 'event=scf_cache value=99' > $UNCORE_SIM/$S1/inject")"
+
 # ---- the generic NVIDIA PMU: raw ids, all-ones filter default ----
 
 check_eq "$G: raw event=0x123 counts" 4242 \

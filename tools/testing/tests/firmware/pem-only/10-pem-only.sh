@@ -32,7 +32,7 @@ bound() {
 	echo "$drv drivers, $dev devices"
 }
 for m in nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu \
-	 nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu; do
+	 nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu nvidia_t241_pmu nvidia_generic_pmu; do
 	check_eq "$m loaded, its driver bound nothing" "live 1 drivers, 0 devices" \
 		"$(cat /sys/module/$m/initstate 2>&1) $(bound $m)"
 done
