@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Static check "perf-json": the perf event and metric files of
-# tools/perf/pmu-events/arch/arm64/nvidia/t410/sys/.
+# tools/perf/pmu-events/arch/arm64/nvidia/t410/sys/ (Tegra410) and
+# tools/perf/pmu-events/arch/arm64/nvidia/t241/sys/ (Grace, Tegra241).
 #
 # perf matches a "sys" event or metric to a PMU when its "Unit" matches the
 # PMU name with perf's uncore alias rule and its "Compat" matches the PMU's
@@ -11,7 +12,11 @@
 # PCIE units use perf's "a,b" form ("nvidia_pcie_pmu,rc"); the metrics name
 # their events as <prefix>@event@, which perf resolves by its PMU wildcard
 # rule, and that rule cannot single out the PCIE PMUs, so there are no
-# PCIE / PCIE-TGT metrics (tools/uncore-metrics computes those).
+# PCIE / PCIE-TGT metrics (tools/uncore-metrics computes those). Grace's
+# PCIE PMUs are nvidia_pcie_pmu_<s>, Tegra410's nvidia_pcie_pmu_<s>_rc_<rc>:
+# each pcie.json must attach to its own and not to the other's (their
+# identifiers differ in the PMIIDR revision only). Grace's PCIE names fit
+# the wildcard rule, so they have metrics.
 #
 # For linux-source-6.1 and linux-source-6.12 (their tools/perf, extracted
 # once under $UNCORE_CACHE/perf-src-<ver>):
@@ -34,7 +39,8 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 CACHE=${UNCORE_CACHE:-/var/cache/uncore-pmu}
-JSON=$REPO/tools/perf/pmu-events/arch/arm64/nvidia/t410/sys
+NVDIR=$REPO/tools/perf/pmu-events/arch/arm64/nvidia
+MODELS="t410 t241"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export PYTHONDONTWRITEBYTECODE=1
@@ -72,13 +78,18 @@ run_jevents()
 {
 	local ver=$1 pe=$2/tools/perf/pmu-events out=$TMP/jevents-$1 model= units
 
-	mkdir -p "$out/arch/arm64/nvidia/t410" "$out/py"
+	mkdir -p "$out/arch/arm64" "$out/py"
 	cp -r "$pe/arch/arm64/." "$out/arch/arm64/"
 	cp -r "$pe/arch/test" "$out/arch/"
-	cp -r "$JSON" "$out/arch/arm64/nvidia/t410/"
+	for m in $MODELS; do
+		mkdir -p "$out/arch/arm64/nvidia/$m"
+		cp -r "$NVDIR/$m/sys" "$out/arch/arm64/nvidia/$m/"
+	done
 	cp "$pe"/*.py "$out/py/"
 	# Unlisted Units become "uncore_<unit>", which names no PMU of ours.
-	units=$(sed -n 's/.*"Unit": "\([^"]*\)".*/\1/p' "$JSON"/*.json | sort -u)
+	# shellcheck disable=SC2046 # one file per word
+	units=$(sed -n 's/.*"Unit": "\([^"]*\)".*/\1/p' \
+		$(for m in $MODELS; do echo "$NVDIR/$m/sys/"*.json; done) | sort -u)
 	awk -v units="$units" '
 	{ print }
 	!done && /^ *table = {$/ {
@@ -89,7 +100,8 @@ run_jevents()
 			printf "%s\047%s\047: \047%s\047,\n", ind, u[i], u[i]
 		done = 1
 	}' "$pe/jevents.py" >"$out/py/jevents.py"
-	grep -q "'nvidia_ucf_pmu': 'nvidia_ucf_pmu'," "$out/py/jevents.py" ||
+	grep -q "'nvidia_ucf_pmu': 'nvidia_ucf_pmu'," "$out/py/jevents.py" &&
+		grep -q "'nvidia_scf_pmu': 'nvidia_scf_pmu'," "$out/py/jevents.py" ||
 		{ echo "$ver: cannot add our Units to jevents.py's unit_to_pmu() table"; return 1; }
 	grep -q "add_argument('model'" "$pe/jevents.py" && model=all
 	# shellcheck disable=SC2086 # $model is empty or one word
@@ -195,11 +207,11 @@ done
 [ -n "$args" ] || exit 1
 
 # shellcheck disable=SC2086 # one argument per tree
-python3 - "$REPO" "$JSON" $args <<'EOF' || fail=1
+python3 - "$REPO" "$NVDIR" "$MODELS" $args <<'EOF' || fail=1
 import glob, importlib.util, json, os, re, subprocess, sys
 
-repo, jdir = sys.argv[1], sys.argv[2]
-trees = [a.split(':') for a in sys.argv[3:]]
+repo, jroot, models = sys.argv[1], sys.argv[2], sys.argv[3].split()
+trees = [a.split(':') for a in sys.argv[4:]]
 errors = []
 
 
@@ -235,8 +247,13 @@ def defines_of(text):
 
 def samples(fmt):
 	n = fmt.count('%u')
-	vals = [(0, 0), (1, 5), (0, 12)] if n == 2 else [(0,), (1,), (3,)]
+	vals = [(0, 0), (0, 1), (1, 5), (0, 12)] if n == 2 else [(0,), (1,), (3,)]
 	return [fmt.replace('%u', '{}').format(*v) for v in vals]
+
+
+def array_of(text, name):
+	m = re.search(r'\*' + name + r'\[\]\s*=\s*\{(.*?)\};', text, re.S)
+	return m.group(1) if m else ''
 
 
 common = defines_of(src('include/uncore_cspmu.h'))
@@ -249,6 +266,18 @@ for f, key in (('nvidia_t410_ucf_pmu.c', 'UCF'), ('nvidia_t410_pcie_pmu.c', 'PCI
 	fmt = re.search(r'\.name\s*=\s*"([^"]+)"', t).group(1)
 	ident = '%x' % (int(d.get(prodid, prodid), 0) | NVIDIA_JEP106)
 	fam[key] = (samples(fmt), ident, events_of(t, d))
+# Grace: one impl table, one events array per PMU kind
+t = src('drivers/perf/nvidia_t241_pmu.c')
+d = dict(common, **defines_of(t))
+GRACE = {'NV_T241_SCF_PRODID': 'SCF', 'NV_T241_PCIE_PRODID': 'GPCIE',
+	 'NV_T241_C2C0_PRODID': 'C2C0', 'NV_T241_C2C1_PRODID': 'C2C1',
+	 'NV_T241_CNVLINK_PRODID': 'CNVLINK'}
+for blk in re.findall(r'\{([^{}]*\.prodid[^{}]*)\}', t):
+	prodid = re.search(r'\.prodid\s*=\s*(\w+)', blk).group(1)
+	fmt = re.search(r'\.name\s*=\s*"([^"]+)"', blk).group(1)
+	arr = re.search(r'\.events\s*=\s*(\w+)', blk).group(1)
+	ident = '%x' % (int(d.get(prodid, prodid), 0) | NVIDIA_JEP106)
+	fam[GRACE.get(prodid, prodid)] = (samples(fmt), ident, events_of(array_of(t, arr), d))
 t = src('drivers/perf/nvidia_t410_cmem_latency_pmu.c')
 fmt = re.search(r'"(nvidia_cmem_latency_pmu_%u)"', t).group(1)
 hid = re.search(r'\{\s*"(NVDA\w+)"', t).group(1)
@@ -259,15 +288,23 @@ for hid, var in re.findall(r'\{\s*"(NVDA\w+)",\s*\(kernel_ulong_t\)&(\w+)\s*\}',
 	fmt = re.search(var + r'\s*=\s*\{[^}]*\.name\s*=\s*"([^"]+)"', t).group(1)
 	fam[hid] = (samples(fmt), hid, c2cev)
 
-want = {'ucf.json': 'UCF', 'pcie.json': 'PCIE', 'pcie-tgt.json': 'TGT',
-	'cmem-latency.json': 'CMEM', 'nvlink-c2c.json': 'NVDA2023',
-	'nvclink.json': 'NVDA2022', 'nvdlink.json': 'NVDA2020'}
-for k in ('UCF', 'PCIE', 'TGT', 'CMEM', 'NVDA2020', 'NVDA2022', 'NVDA2023'):
+want = {'t410/ucf.json': 'UCF', 't410/pcie.json': 'PCIE', 't410/pcie-tgt.json': 'TGT',
+	't410/cmem-latency.json': 'CMEM', 't410/nvlink-c2c.json': 'NVDA2023',
+	't410/nvclink.json': 'NVDA2022', 't410/nvdlink.json': 'NVDA2020',
+	't241/scf.json': 'SCF', 't241/pcie.json': 'GPCIE',
+	't241/nvlink-c2c0.json': 'C2C0', 't241/nvlink-c2c1.json': 'C2C1',
+	't241/cnvlink.json': 'CNVLINK'}
+for k in ('UCF', 'PCIE', 'TGT', 'CMEM', 'NVDA2020', 'NVDA2022', 'NVDA2023',
+	  'SCF', 'GPCIE', 'C2C0', 'C2C1', 'CNVLINK'):
 	if k not in fam or not fam[k][2]:
 		err('driver family %s not found or without events' % k)
+if len(fam) != 12:
+	err('driver families %s, expected 12' % sorted(fam))
 
-files = sorted(os.path.basename(p) for p in glob.glob(os.path.join(jdir, '*.json')))
-if sorted(set(files) - {'metrics.json'}) != sorted(want):
+files = sorted(os.path.relpath(p, jroot) for m in models
+	       for p in glob.glob(os.path.join(jroot, m, 'sys', '*.json')))
+files = [f.replace('/sys/', '/') for f in files]
+if sorted(set(files) - {m + '/metrics.json' for m in models}) != sorted(want):
 	err('event files are %s, expected %s' % (files, sorted(want)))
 
 # Ask each perf version's matching code.
@@ -277,7 +314,8 @@ defined = {}		# (Unit, Compat) -> event names
 data = {}
 for f in files:
 	try:
-		with open(os.path.join(jdir, f)) as fp:
+		m, b = f.split('/')
+		with open(os.path.join(jroot, m, 'sys', b)) as fp:
 			data[f] = json.load(fp)
 	except ValueError as e:
 		err('%s: %s' % (f, e))
@@ -411,11 +449,30 @@ for f, items in data.items():
 					    (f, n, ver, 'attaches' if hit else
 					     'does not attach', pn, ident))
 
+# The PCIE pair by name, as the loop above checks every file and PMU:
+# Grace's file on Grace's PMU only, Tegra410's on Tegra410's only.
+for f, pn, want_hit in (('t241/pcie.json', 'nvidia_pcie_pmu_0', True),
+			('t241/pcie.json', 'nvidia_pcie_pmu_0_rc_1', False),
+			('t410/pcie.json', 'nvidia_pcie_pmu_0', False),
+			('t410/pcie.json', 'nvidia_pcie_pmu_0_rc_1', True)):
+	it = data.get(f, [{}])[0]
+	ident = {n: fam[k][1] for k, (names, _, _) in fam.items() for n in names}.get(pn)
+	if 'Unit' not in it or ident is None:
+		err('%s or PMU %s missing for the PCIE check' % (f, pn))
+		continue
+	for ver, _, _, _ in trees:
+		hit = (ask(ver, 'ident', it['Compat'], ident) and
+		       ask(ver, 'alias', pmu_of[(ver, it['Unit'])], pn))
+		if hit != want_hit:
+			err('%s: perf %s %s it to %s' %
+			    (f, ver, 'attaches' if hit else 'does not attach', pn))
+
 for e in errors:
 	print(e)
 nev = sum(len(v) for k, v in data.items() if k in want)
+nmet = sum(len(v) for k, v in data.items() if k not in want)
 print('perf-json: %d events, %d metrics, %d perf trees, %d errors' %
-      (nev, len(data.get('metrics.json', [])), len(trees), len(errors)))
+      (nev, nmet, len(trees), len(errors)))
 sys.exit(1 if errors else 0)
 EOF
 exit $fail
