@@ -219,6 +219,43 @@ metrics_cases()
 	awk -F, 'NR == 1 || ($4 == "ucf" && $5 == 1) || $4 == "pem"' "$MX_FIX/all.csv" \
 		>"$W/exp"
 	mx_same "$s: --family ucf,pem --socket 1 on a recording" "$W/exp" "$W/out"
+
+	# ---- Grace (Tegra241): SCF and the four memory traffic PMUs ----
+	mx_run "$s" --input "$MX_FIX/perf-grace.csv"
+	mx_same "$s: Grace: table from perf-grace.csv" "$MX_FIX/grace.table" "$W/out"
+	mx_same "$s: Grace: warnings for an uncounted and a scaled event" \
+		"$MX_FIX/grace.err" "$W/err"
+	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --csv
+	mx_same "$s: Grace: --csv" "$MX_FIX/grace.csv" "$W/out"
+	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --json
+	mx_same "$s: Grace: --json" "$MX_FIX/grace.json" "$W/out"
+	if e=$(python3 -m json.tool "$W/out" 2>&1 >/dev/null); then
+		mx_ok "$s: Grace: --json output parses"
+	else
+		mx_not_ok "$s: Grace: --json output parses" "$e"
+	fi
+	rm -f "$W/g.prom"
+	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --prometheus "$W/g.prom" -q
+	mx_same "$s: Grace: --prometheus file" "$MX_FIX/grace.prom" "$W/g.prom"
+	if e=$(metrics_prom_lint "$W/g.prom" 2>&1); then
+		mx_ok "$s: Grace: --prometheus file is valid exposition format"
+	else
+		mx_not_ok "$s: Grace: --prometheus file is valid exposition format" "$e"
+	fi
+	# nvidia_pcie_pmu_0 is Grace's, nvidia_pcie_pmu_0_rc_1 Tegra410's
+	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --csv --family grace-pcie
+	awk -F, 'NR == 1 || $4 == "grace-pcie"' "$MX_FIX/grace.csv" >"$W/exp"
+	mx_same "$s: Grace: --family grace-pcie leaves out Tegra410 PCIE" "$W/exp" "$W/out"
+	mx_eq "$s: Grace: grace-pcie is nvidia_pcie_pmu_0 only" "nvidia_pcie_pmu_0" \
+		"$(awk -F, 'NR > 1 { print $3 }' "$W/out" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --csv --family pcie
+	mx_eq "$s: Grace: --family pcie is nvidia_pcie_pmu_0_rc_1 only" \
+		"nvidia_pcie_pmu_0_rc_1" \
+		"$(awk -F, 'NR > 1 { print $3 }' "$W/out" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --csv -f scf,cnvlink -s 1
+	mx_eq "$s: Grace: --family scf,cnvlink --socket 1" "nvidia_scf_pmu_1" \
+		"$(awk -F, 'NR > 1 { print $3 }' "$W/out" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+
 	mx_run "$s" --input "$W/nothing.csv"
 	mx_eq "$s: --input of a missing file" "1:uncore-metrics: cannot read $W/nothing.csv" \
 		"$ST:$(cat "$W/err")"
@@ -246,6 +283,39 @@ metrics_cases()
 	cmd="$cmd,$p/event=0x0,name=$p.cycles/}' -- sleep 1"
 	mx_eq "$s: --dry-run with families, socket, interval, count, command" "0:$cmd" \
 		"$ST:$(cat "$W/out")"
+	mx_run "$s" --dry-run -f grace-pcie,cnvlink
+	cmd="perf stat -a -x, --log-fd 3 -I 1000"
+	for p in nvidia_pcie_pmu_0 nvidia_cnvlink_pmu_0; do
+		g=
+		for e in rd_req_loc:6 rd_cum_outs_loc:c rd_req_rem:7 rd_cum_outs_rem:d \
+			 cycles:100000000; do
+			g="$g${g:+,}$p/event=0x${e#*:},name=$p.${e%:*}/"
+		done
+		cmd="$cmd -e '{$g}'"
+		g=
+		for e in rd_bytes_loc:0 rd_bytes_rem:1 wr_bytes_loc:2 wr_bytes_rem:3; do
+			g="$g${g:+,}$p/event=0x${e#*:},name=$p.${e%:*}/"
+		done
+		cmd="$cmd -e '{$g}'"
+	done
+	mx_eq "$s: --dry-run -f grace-pcie,cnvlink: two groups each, no Tegra410 PCIE" \
+		"0:$cmd" "$ST:$(cat "$W/out")"
+	mx_run "$s" --dry-run -f scf
+	p=nvidia_scf_pmu_0
+	cmd="perf stat -a -x, --log-fd 3 -I 1000 -e '{$p/event=0x1a6,name=$p.cmem_rd_access/"
+	cmd="$cmd,$p/event=0x1a7,name=$p.cmem_rd_outstanding/"
+	cmd="$cmd,$p/event=0x1a4,name=$p.remote_socket_rd_access/"
+	cmd="$cmd,$p/event=0x1a3,name=$p.remote_socket_rd_outstanding/"
+	cmd="$cmd,$p/event=0x100000000,name=$p.cycles/}'"
+	cmd="$cmd -e '{$p/event=0x1a5,name=$p.cmem_rd_data/"
+	cmd="$cmd,$p/event=0x1db,name=$p.cmem_wr_total_bytes/"
+	cmd="$cmd,$p/event=0x1a2,name=$p.remote_socket_rd_data/"
+	cmd="$cmd,$p/event=0x1a1,name=$p.remote_socket_wr_total_bytes/}'"
+	mx_eq "$s: --dry-run -f scf: latency with cycles, then data" "0:$cmd" \
+		"$ST:$(cat "$W/out")"
+	mx_run "$s" --dry-run -f pcie
+	mx_eq "$s: --dry-run -f pcie: Tegra410 PCIE only" "nvidia_pcie_pmu_0_rc_2" \
+		"$(grep -o 'name=nvidia_pcie_pmu_[0-9a-z_]*' "$W/out" | sed 's/name=//' | sort -u)"
 	mx_run "$s" --dry-run -f cmem -I 300 -d 1
 	mx_eq "$s: --duration 1 at 300 ms is 4 intervals" "--interval-count 4" \
 		"$(grep -o -- '--interval-count [0-9]*' "$W/out")"
@@ -258,8 +328,18 @@ metrics_cases()
 	mx_eq "$s: absent family" "1:$e is the nvidia_t410_cmem_latency_pmu module loaded?" \
 		"$ST:$(cat "$W/err")"
 	UNCORE_METRICS_SYSFS=$W/empty mx_run "$s"
-	e="uncore-metrics: no NVIDIA Tegra410 or Marvell PEM uncore PMU in $W/empty;"
-	mx_eq "$s: no PMU at all" "1:$e are the modules loaded?" "$ST:$(cat "$W/err")"
+	e="uncore-metrics: no NVIDIA Tegra410, NVIDIA Grace or Marvell PEM uncore PMU in"
+	mx_eq "$s: no PMU at all" "1:$e $W/empty; are the modules loaded?" \
+		"$ST:$(tr '\n' ' ' <"$W/err" | sed 's/ $//')"
+	UNCORE_METRICS_SYSFS=$W/t410pcie mx_run "$s" --family grace-pcie
+	e="uncore-metrics: no grace-pcie PMU (nvidia_pcie_pmu_<socket>, no _rc_) in"
+	mx_eq "$s: Tegra410 PCIE is no Grace PCIE" \
+		"1:$e $W/t410pcie; is the nvidia_t241_pmu module loaded?" "$ST:$(cat "$W/err")"
+	UNCORE_METRICS_SYSFS=$W/gracepcie mx_run "$s" --family pcie
+	e="uncore-metrics: no pcie PMU (nvidia_pcie_pmu_*_rc_*) in"
+	mx_eq "$s: Grace PCIE is no Tegra410 PCIE" \
+		"1:$e $W/gracepcie; is the nvidia_t410_pcie_pmu module loaded?" \
+		"$ST:$(cat "$W/err")"
 	mx_run "$s" -f pcie-tgt -s 0
 	mx_eq "$s: family absent on the socket asked for" \
 		"1:uncore-metrics: no pcie-tgt PMU on socket 0" "$ST:$(cat "$W/err")"
@@ -314,8 +394,10 @@ metrics_main()
 	W=$(mktemp -d)
 	# shellcheck disable=SC2064 # expand now
 	trap "rm -rf '$W'" RETURN
-	mkdir -p "$W/bb" "$W/bin" "$W/sysfs" "$W/empty"
+	mkdir -p "$W/bb" "$W/bin" "$W/sysfs" "$W/empty" "$W/t410pcie" "$W/gracepcie"
 	metrics_sysfs "$W/sysfs"
+	cp -r "$W/sysfs/nvidia_pcie_pmu_0_rc_2" "$W/t410pcie/"
+	cp -r "$W/sysfs/nvidia_pcie_pmu_0" "$W/gracepcie/"
 	metrics_fake_perf "$W/bin/perf"
 	bb=$(command -v busybox || echo /bin/busybox)
 	for a in $("$bb" --list); do
