@@ -946,126 +946,47 @@ static void cspmu_regs_show(struct sim_dev *sdev, struct seq_file *m)
 	}
 }
 
-const struct sim_kind_ops sim_ucf_ops = {
-	.signals	= ucf_signals,
-	.nr_signals	= ARRAY_SIZE(ucf_signals),
-	.event_max	= GENMASK_ULL(32, 0),
-	.attrs		= ucf_attrs,
-	.nr_attrs	= ARRAY_SIZE(ucf_attrs),
-	.init		= cspmu_init,
-	.exit		= cspmu_exit,
-	.read		= cspmu_read,
-	.write		= cspmu_write,
-	.inject		= cspmu_inject,
-	.settled	= cspmu_settled,
-	.regs_show	= cspmu_regs_show,
-	.has_irq	= true,
-};
+/* Every CSPMU kind: one model; its signals, event field and attributes. */
+#define CSPMU_KIND(_signals, _nr_signals, _event_max, _attrs, _nr_attrs) { \
+	.signals	= _signals,					\
+	.nr_signals	= _nr_signals,					\
+	.event_max	= _event_max,					\
+	.attrs		= _attrs,					\
+	.nr_attrs	= _nr_attrs,					\
+	.init		= cspmu_init,					\
+	.exit		= cspmu_exit,					\
+	.read		= cspmu_read,					\
+	.write		= cspmu_write,					\
+	.inject		= cspmu_inject,					\
+	.settled	= cspmu_settled,				\
+	.regs_show	= cspmu_regs_show,				\
+	.has_irq	= true,						\
+}
 
-const struct sim_kind_ops sim_pcie_ops = {
-	.signals	= pcie_signals,
-	.nr_signals	= ARRAY_SIZE(pcie_signals),
-	.event_max	= GENMASK_ULL(32, 0),
-	.attrs		= pcie_attrs,
-	.nr_attrs	= ARRAY_SIZE(pcie_attrs),
-	.init		= cspmu_init,
-	.exit		= cspmu_exit,
-	.read		= cspmu_read,
-	.write		= cspmu_write,
-	.inject		= cspmu_inject,
-	.settled	= cspmu_settled,
-	.regs_show	= cspmu_regs_show,
-	.has_irq	= true,
-};
+/* the event field of the CSPMU formats, config:0-32 */
+#define CSPMU_EVENTS	GENMASK_ULL(32, 0)
 
-const struct sim_kind_ops sim_pcie_tgt_ops = {
-	.signals	= tgt_signals,
-	.nr_signals	= ARRAY_SIZE(tgt_signals),
-	.event_max	= 0x7,
-	.attrs		= tgt_attrs,
-	.nr_attrs	= ARRAY_SIZE(tgt_attrs),
-	.init		= cspmu_init,
-	.exit		= cspmu_exit,
-	.read		= cspmu_read,
-	.write		= cspmu_write,
-	.inject		= cspmu_inject,
-	.settled	= cspmu_settled,
-	.regs_show	= cspmu_regs_show,
-	.has_irq	= true,
-};
-
-const struct sim_kind_ops sim_scf_ops = {
-	.signals	= scf_signals,
-	.nr_signals	= ARRAY_SIZE(scf_signals),
-	.event_max	= GENMASK_ULL(32, 0),
-	.init		= cspmu_init,
-	.exit		= cspmu_exit,
-	.read		= cspmu_read,
-	.write		= cspmu_write,
-	.inject		= cspmu_inject,
-	.settled	= cspmu_settled,
-	.regs_show	= cspmu_regs_show,
-	.has_irq	= true,
-};
-
-const struct sim_kind_ops sim_grace_pcie_ops = {
-	.signals	= mcf_signals,
-	.nr_signals	= ARRAY_SIZE(mcf_signals),
-	.event_max	= GENMASK_ULL(32, 0),
-	.attrs		= grace_pcie_attrs,
-	.nr_attrs	= ARRAY_SIZE(grace_pcie_attrs),
-	.init		= cspmu_init,
-	.exit		= cspmu_exit,
-	.read		= cspmu_read,
-	.write		= cspmu_write,
-	.inject		= cspmu_inject,
-	.settled	= cspmu_settled,
-	.regs_show	= cspmu_regs_show,
-	.has_irq	= true,
-};
-
-const struct sim_kind_ops sim_nvlink_c2c01_ops = {
-	.signals	= mcf_signals,
-	.nr_signals	= ARRAY_SIZE(mcf_signals),
-	.event_max	= GENMASK_ULL(32, 0),
-	.attrs		= grace_c2c_attrs,
-	.nr_attrs	= ARRAY_SIZE(grace_c2c_attrs),
-	.init		= cspmu_init,
-	.exit		= cspmu_exit,
-	.read		= cspmu_read,
-	.write		= cspmu_write,
-	.inject		= cspmu_inject,
-	.settled	= cspmu_settled,
-	.regs_show	= cspmu_regs_show,
-	.has_irq	= true,
-};
-
-const struct sim_kind_ops sim_cnvlink_ops = {
-	.signals	= mcf_signals,
-	.nr_signals	= ARRAY_SIZE(mcf_signals),
-	.event_max	= GENMASK_ULL(32, 0),
-	.attrs		= cnvlink_attrs,
-	.nr_attrs	= ARRAY_SIZE(cnvlink_attrs),
-	.init		= cspmu_init,
-	.exit		= cspmu_exit,
-	.read		= cspmu_read,
-	.write		= cspmu_write,
-	.inject		= cspmu_inject,
-	.settled	= cspmu_settled,
-	.regs_show	= cspmu_regs_show,
-	.has_irq	= true,
-};
-
-const struct sim_kind_ops sim_nvidia_generic_ops = {
-	.signals	= generic_signals,
-	.nr_signals	= ARRAY_SIZE(generic_signals),
-	.event_max	= GENMASK_ULL(32, 0),
-	.init		= cspmu_init,
-	.exit		= cspmu_exit,
-	.read		= cspmu_read,
-	.write		= cspmu_write,
-	.inject		= cspmu_inject,
-	.settled	= cspmu_settled,
-	.regs_show	= cspmu_regs_show,
-	.has_irq	= true,
-};
+const struct sim_kind_ops sim_ucf_ops =
+	CSPMU_KIND(ucf_signals, ARRAY_SIZE(ucf_signals),
+		   CSPMU_EVENTS, ucf_attrs, ARRAY_SIZE(ucf_attrs));
+const struct sim_kind_ops sim_pcie_ops =
+	CSPMU_KIND(pcie_signals, ARRAY_SIZE(pcie_signals),
+		   CSPMU_EVENTS, pcie_attrs, ARRAY_SIZE(pcie_attrs));
+const struct sim_kind_ops sim_pcie_tgt_ops =
+	CSPMU_KIND(tgt_signals, ARRAY_SIZE(tgt_signals),
+		   0x7, tgt_attrs, ARRAY_SIZE(tgt_attrs));
+const struct sim_kind_ops sim_scf_ops =
+	CSPMU_KIND(scf_signals, ARRAY_SIZE(scf_signals),
+		   CSPMU_EVENTS, NULL, 0);
+const struct sim_kind_ops sim_grace_pcie_ops =
+	CSPMU_KIND(mcf_signals, ARRAY_SIZE(mcf_signals),
+		   CSPMU_EVENTS, grace_pcie_attrs, ARRAY_SIZE(grace_pcie_attrs));
+const struct sim_kind_ops sim_nvlink_c2c01_ops =
+	CSPMU_KIND(mcf_signals, ARRAY_SIZE(mcf_signals),
+		   CSPMU_EVENTS, grace_c2c_attrs, ARRAY_SIZE(grace_c2c_attrs));
+const struct sim_kind_ops sim_cnvlink_ops =
+	CSPMU_KIND(mcf_signals, ARRAY_SIZE(mcf_signals),
+		   CSPMU_EVENTS, cnvlink_attrs, ARRAY_SIZE(cnvlink_attrs));
+const struct sim_kind_ops sim_nvidia_generic_ops =
+	CSPMU_KIND(generic_signals, ARRAY_SIZE(generic_signals),
+		   CSPMU_EVENTS, NULL, 0);
