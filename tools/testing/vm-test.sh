@@ -117,10 +117,14 @@ mkdir -p "$BUILD/modules" "$BUILD/tests/lib" "$BUILD/fw"
 
 # Build in a private copy of the sources, so a build in the work tree (or
 # for another kernel) at the same time cannot mix into the guest's modules.
+# Files are compared by content and a changed one gets the time of the
+# copy, not its own: one build directory used by several checkouts (a
+# file older than the object another checkout built) still rebuilds
+# every changed file, and an unchanged one is left alone.
 echo "vm-test: building modules against $kdir" >&2
 mkdir -p "$BUILD/src"
 git -C "$REPO" ls-files -co --exclude-standard -z |
-	rsync -a --delete --from0 --files-from=- "$REPO/" "$BUILD/src/"
+	rsync -rlp --checksum --delete --from0 --files-from=- "$REPO/" "$BUILD/src/"
 # The upstream twins (tools/testing/twins/README.md), from the tree's own
 # linux-source, linked into the private copy only: on kernels that carry
 # them all (the newest series).
