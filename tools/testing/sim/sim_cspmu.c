@@ -428,6 +428,7 @@ static int cspmu_init(struct sim_dev *sdev)
 	u64 nr_cntr, width, flags;
 	struct sim_cspmu *cs;
 	unsigned int i, idx, top = 0;
+	u32 reset;
 
 	nr_cntr = cspmu_prop(sdev, "counters", cspmu_counters);
 	width = cspmu_prop(sdev, "width", cspmu_width);
@@ -478,7 +479,18 @@ static int cspmu_init(struct sim_dev *sdev)
 	cspmu_set_pidr(cs, cs->pmiidr ? cs->pmiidr :
 				       cspmu_default_pmiidr(d->kind));
 	cs->cycles_id = d->kind == SIM_KIND_PCIE_TGT ? 0x4 : CSPMU_CYCLES;
-	/* everything else resets to 0 */
+	/*
+	 * PMEVTYPER, PMEVFILTR, PMEVFILT2R and PMCCFILTR reset to cfg_reset
+	 * (the architecture leaves them UNKNOWN), everything else to 0.
+	 */
+	reset = cspmu_prop(sdev, "cfg_reset", 0);
+	for (i = 0; i < CSPMU_MAX_PHYS; i++) {
+		if (!bit_test(cs->impl, i))
+			continue;
+		cs->type[i] = reset;
+		cs->filt[i] = reset;
+		cs->filt2[i] = reset;
+	}
 	sdev->model = cs;
 	return 0;
 }

@@ -10,37 +10,10 @@
 
 . "$(dirname "$0")/lib/lib.sh"
 
-TOOL=$TESTLIB/uncore-metrics
+TOOL=$METRICS_TOOL
 MODDIR=${UNCORE_MODDIR:-/lib/modules-test}
-OUT=/tmp/metrics.out
-RAW=/tmp/metrics.raw
-
-# measure CMD TOOL-ARGS...: the tool (CSV) over one interval holding CMD
-measure() {
-	cmd=$1
-	shift
-	rm -f $OUT $RAW
-	"$TOOL" --csv -I 100000 --record $RAW "$@" -- sh -c "$cmd" > $OUT 2>/tmp/metrics.err
-	st=$?
-	if [ $st != 0 ]; then
-		not_ok "uncore-metrics $* exited with $st" "$(cat /tmp/metrics.err)"
-	fi
-	# the interval perf reported, in ns: its one timestamp
-	NS=$(awk -F, '{ sub(/^ +/, "", $1) } $1 != "" { t[$1] = 1 }
-		END { n = 0; for (k in t) { n++; v = k }
-		      if (n == 1) printf "%.0f", v * 1e9 }' $RAW)
-	if [ -n "$NS" ] && [ "$NS" -gt 0 ]; then
-		ok "uncore-metrics $*: one interval in perf's output"
-	else
-		not_ok "uncore-metrics $*: one interval in perf's output" "$(cat $RAW)"
-		NS=1
-	fi
-}
-
-# fig PMU METRIC: the figure the tool printed ("" if undefined or absent)
-fig() {
-	awk -F, -v p="$1" -v m="$2" '$3 == p && $6 == m { print $7 }' $OUT
-}
+OUT=$METRICS_OUT
+RAW=$METRICS_RAW
 
 # near DESC EXPECTED PMU METRIC: the figure equals EXPECTED, an awk
 # expression, within 1e-6 relative (the tool prints 9 digits)

@@ -155,6 +155,19 @@ check_status c2c
 check_c2c c2c
 bench_clean c2c
 
+# A group is read in one read transaction: each counter once, never while
+# it counts (hi-lo-hi: 3 reads an instance; cycles from one instance).
+bench_run c2r $C2C -g "$(ev $C2C cycles)" "$(ev $C2C in_rd_req)" "$(ev $C2C in_rd_cum_outs)"
+bench_table c2r "NVLink-C2C $C2C: group {cycles, in_rd_req, in_rd_cum_outs}"
+check_eq "c2r: read: 16 group reads, 3 + 42 + 42 counter reads each" "48 3 42 $((16 * 87))" \
+	"$(bench_rd c2r read calls) $(bench_rd c2r read reads_min) \
+$(bench_rd c2r read reads_max) $(bench_get c2r read traced reads)"
+check_eq "c2r: read: no counter read while it counts (read transaction)" 0 \
+	"$(bench_get c2r read stats reads_while_running)"
+check_status c2r
+check_c2c c2r
+bench_clean c2r
+
 for spec in "$CLINK 12" "$DLINK 16"; do
 	set -- $spec
 	n=${1#nvidia_}

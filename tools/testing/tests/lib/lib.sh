@@ -321,3 +321,40 @@ socket_of() {
 	cat /sys/devices/system/cpu/cpu[0-9]*/topology/physical_package_id |
 		sort -nu | awk -v id="$_id" '$1 == id { print NR - 1 }'
 }
+
+# ---- uncore-metrics (the tool is copied into the guest's lib/) ----
+
+METRICS_TOOL=$TESTLIB/uncore-metrics
+METRICS_OUT=/tmp/metrics.out
+METRICS_RAW=/tmp/metrics.raw
+
+# measure CMD TOOL-ARGS...: the tool (CSV, into $METRICS_OUT) over one
+# interval holding CMD; NS is the interval in ns, as the tool computes it
+# from perf's one timestamp (perf's output: $METRICS_RAW)
+measure() {
+	_cmd=$1
+	shift
+	rm -f $METRICS_OUT $METRICS_RAW
+	"$METRICS_TOOL" --csv -I 100000 --record $METRICS_RAW "$@" -- sh -c "$_cmd" \
+		> $METRICS_OUT 2>/tmp/metrics.err
+	_st=$?
+	[ $_st = 0 ] || not_ok "uncore-metrics $* exited with $_st" "$(cat /tmp/metrics.err)"
+	NS=$(awk -F, '{ sub(/^ +/, "", $1) } $1 ~ /^[0-9]+\.[0-9]+$/ { t[$1] = 1 }
+		END { n = 0; for (k in t) { n++; v = k }
+		      if (n != 1) exit
+		      s = v; sub(/\..*/, "", s); f = v; sub(/.*\./, "", f)
+		      f = substr(f "000000000", 1, 9)
+		      sub(/^0+/, "", s); sub(/^0+/, "", f)
+		      printf "%.0f", s * 1000000000 + f }' $METRICS_RAW)
+	if [ -n "$NS" ] && [ "$NS" -gt 0 ]; then
+		ok "uncore-metrics $*: one interval in perf's output"
+	else
+		not_ok "uncore-metrics $*: one interval in perf's output" "$(cat $METRICS_RAW)"
+		NS=1
+	fi
+}
+
+# fig PMU METRIC: the figure the tool printed ("" if undefined or absent)
+fig() {
+	awk -F, -v p="$1" -v m="$2" '$3 == p && $6 == m { print $7 }' $METRICS_OUT
+}

@@ -10,38 +10,9 @@
 
 . "$(dirname "$0")/lib/lib.sh"
 
-TOOL=$TESTLIB/uncore-metrics
-OUT=/tmp/gmetrics.out
-RAW=/tmp/gmetrics.raw
-
-# measure CMD TOOL-ARGS...: the tool (CSV) over one interval holding CMD;
-# NS is the interval in ns, as the tool computes it from perf's timestamp
-measure() {
-	cmd=$1
-	shift
-	rm -f $OUT $RAW
-	"$TOOL" --csv -I 100000 --record $RAW "$@" -- sh -c "$cmd" > $OUT 2>/tmp/gmetrics.err
-	st=$?
-	[ $st = 0 ] || not_ok "uncore-metrics $* exited with $st" "$(cat /tmp/gmetrics.err)"
-	NS=$(awk -F, '{ sub(/^ +/, "", $1) } $1 ~ /^[0-9]+\.[0-9]+$/ { t[$1] = 1 }
-		END { n = 0; for (k in t) { n++; v = k }
-		      if (n != 1) exit
-		      s = v; sub(/\..*/, "", s); f = v; sub(/.*\./, "", f)
-		      f = substr(f "000000000", 1, 9)
-		      sub(/^0+/, "", s); sub(/^0+/, "", f)
-		      printf "%.0f", s * 1000000000 + f }' $RAW)
-	if [ -n "$NS" ] && [ "$NS" -gt 0 ]; then
-		ok "uncore-metrics $*: one interval in perf's output"
-	else
-		not_ok "uncore-metrics $*: one interval in perf's output" "$(cat $RAW)"
-		NS=1
-	fi
-}
-
-# fig PMU METRIC: the figure the tool printed ("" if undefined or absent)
-fig() {
-	awk -F, -v p="$1" -v m="$2" '$3 == p && $6 == m { print $7 }' $OUT
-}
+TOOL=$METRICS_TOOL
+OUT=$METRICS_OUT
+RAW=$METRICS_RAW
 
 # exact DESC EXPR PMU METRIC: the figure is EXPR, an awk expression, as
 # the tool prints it ("%.9g")
