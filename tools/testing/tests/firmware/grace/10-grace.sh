@@ -73,9 +73,7 @@ count_events() {
 		done
 		_got=$(perf stat -a -x';' $_args -- sh -c "$_inj" 2>&1 >/dev/null |
 			awk -F';' '$3 ~ /\/$/ { printf " %s=%s", $3, $1 }')
-		[ "$_got" = "$_want" ] || _bad="$_bad
-want:$_want
-got: $_got"
+		[ "$_got" = "$_want" ] || _bad="$_bad; want:$_want got:$_got"
 		_done=$((_done + $(echo "$_want" | wc -w)))
 	done
 	check_eq "$_p: each of its $_n events counts its own traffic" "$_n" "$_done${_bad}"
