@@ -14,8 +14,12 @@
 
 #include "uncore_pmu.h"
 
-/* The window reaches the end of the last counter (ats_inv_latency, 0x2d40). */
-#define PEM_WIN_SIZE		0x2d48
+/*
+ * The counter at the highest offset (ats_inv_latency, the table's last):
+ * the window ends with it.
+ */
+#define PEM_LAST_CNTR		0x2d40
+#define PEM_WIN_SIZE		(PEM_LAST_CNTR + 8)
 
 struct pem_pmu {
 	struct uncore_pmu upmu;
@@ -66,7 +70,7 @@ static struct attribute *pem_pmu_events[] = {
 	UNCORE_EVENT_ATTR_DATA(ats_pri, 0x17, 0, 0x2d28),
 	UNCORE_EVENT_ATTR_DATA(ats_pri_latency, 0x18, 0, 0x2d30),
 	UNCORE_EVENT_ATTR_DATA(ats_inv, 0x19, 0, 0x2d38),
-	UNCORE_EVENT_ATTR_DATA(ats_inv_latency, 0x1a, 0, 0x2d40),
+	UNCORE_EVENT_ATTR_DATA(ats_inv_latency, 0x1a, 0, PEM_LAST_CNTR),
 	NULL
 };
 

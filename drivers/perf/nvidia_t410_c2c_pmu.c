@@ -38,8 +38,12 @@
 #define C2C_PEER_ANY		(C2C_PEER_GPU | C2C_PEER_CPU | C2C_PEER_CXL)
 
 #define C2C_EV_CYCLES		0x0
-/* Each window must reach the last counter's high word (0x8b4 + 4). */
-#define C2C_WIN_SIZE		0x8b8
+/*
+ * The low word of the counter at the highest offset (out_wr_req, the
+ * table's last): each window ends with its high word.
+ */
+#define C2C_LAST_CNTR		0x8b0
+#define C2C_WIN_SIZE		(C2C_LAST_CNTR + 8)
 
 /**
  * struct c2c_type - one link type, the match data of its HID
@@ -171,7 +175,7 @@ static struct attribute *c2c_pmu_events[] = {
 	UNCORE_EVENT_ATTR_DATA(out_rd_cum_outs, 0x5, C2C_OUT_RD, 0x898),
 	UNCORE_EVENT_ATTR_DATA(out_rd_req, 0x6, C2C_OUT_RD, 0x8a0),
 	UNCORE_EVENT_ATTR_DATA(out_wr_cum_outs, 0x7, C2C_WR, 0x8a8),
-	UNCORE_EVENT_ATTR_DATA(out_wr_req, 0x8, C2C_WR, 0x8b0),
+	UNCORE_EVENT_ATTR_DATA(out_wr_req, 0x8, C2C_WR, C2C_LAST_CNTR),
 	NULL
 };
 
