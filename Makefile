@@ -158,15 +158,19 @@ dkms-remove:
 	rm -rf $(DKMS_SRC)
 	rm -f $(MODPROBE_D)/uncore-pmu.conf $(MODULES_LOAD_D)/uncore-pmu.conf
 
-# make install-tools [DESTDIR=...]: the user-space tools to /usr/local/bin;
-# the RC-mapping tool only if this tree has it.
+# make install-tools [DESTDIR=...]: the user-space tools to /usr/local/bin,
+# their manual pages to /usr/local/share/man/man1; the RC-mapping tool only
+# if this tree has it.
 TOOLS_BINDIR := $(DESTDIR)/usr/local/bin
+TOOLS_MANDIR := $(DESTDIR)/usr/local/share/man/man1
 .PHONY: install-tools
 install-tools:
-	install -d $(TOOLS_BINDIR)
+	install -d $(TOOLS_BINDIR) $(TOOLS_MANDIR)
 	install -m 0755 tools/uncore-metrics/uncore-metrics $(TOOLS_BINDIR)/
+	install -m 0644 tools/uncore-metrics/uncore-metrics.1 $(TOOLS_MANDIR)/
 	if [ -f tools/uncore-rcmap/t410-pcie-rcmap ]; then \
 		install -m 0755 tools/uncore-rcmap/t410-pcie-rcmap $(TOOLS_BINDIR)/; \
+		install -m 0644 tools/uncore-rcmap/t410-pcie-rcmap.1 $(TOOLS_MANDIR)/; \
 	fi
 
 

@@ -7,7 +7,7 @@
 # Usage: $0 [--no-summary] [CHECK...]
 #   CHECK: build-S sparse-S (x86), build-arm64-S sparse-arm64-S (arm64 cross)
 #          for each series S of "kdir.sh --list"; coccicheck checkpatch spdx
-#          sim-selftest rcmap vm-runner perf-json docs metrics, dkms (6.1 and
+#          sim-selftest rcmap vm-runner perf-json docs metrics manpages, dkms (6.1 and
 #          the newest series);
 #          build-arm64 (both arm64 6.1 checks)
 #          (default: all).  --no-summary leaves the closing line to summary.sh;
@@ -29,7 +29,7 @@ for s in $SERIES; do
 	ALL="$ALL build-$s sparse-$s"
 done
 ALL="$ALL coccicheck checkpatch spdx sim-selftest rcmap vm-runner perf-json docs dkms"
-ALL="$ALL metrics"
+ALL="$ALL metrics manpages"
 for s in $SERIES; do
 	ALL="$ALL build-arm64-$s sparse-arm64-$s"
 done
@@ -389,6 +389,7 @@ for c in $CHECKS; do
 			tap_result $? "dkms ($s x86)" "$TMP/dkms.out"
 		done ;;
 	metrics)		. "$HERE/metrics.sh" && check_metrics ;;
+	manpages)	"$HERE/manpages.sh" >"$TMP/man" 2>&1; tap_result $? manpages "$TMP/man" ;;
 	*)			unknown "$c" ;;
 	esac
 done
