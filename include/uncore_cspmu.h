@@ -75,7 +75,8 @@ struct uncore_cspmu;
  * @prodid:          PMIIDR product/variant/revision claimed (mask 0xfffff000)
  * @claims:          instead of @prodid: does the driver take this PMIIDR
  * @name:            PMU name format: socket, then the RC with @rc_name;
- *                   with @name_seq, the next number of that sequence
+ *                   with @name_seq, the next number of that sequence. An
+ *                   entry without a name ends a driver's array of impls
  * @rc_name:         the name takes the RC number from _DSD instance_id
  * @name_seq:        names are numbered in probe order, from 0
  * @formats:         format/ entries, as &uncore_pmu_desc.formats
@@ -85,9 +86,9 @@ struct uncore_cspmu;
  * @event_type:      PMEVTYPER value of @event (default: config[31:0])
  * @is_cycle:        @event counts on the cycle counter (default: config
  *                   == CSPMU_EV_CYCLES)
- * @filter:          without @set_ev_filter and @set_cc_filter: the config1
- *                   bits PMEVFILTR and PMCCFILTR take; all of them when
- *                   the event sets none
+ * @filter:          the config1 bits PMEVFILTR (without @set_ev_filter)
+ *                   and PMCCFILTR (without @set_cc_filter) take; all of
+ *                   them when the event sets none
  * @filter2:         the same for config2 and PMEVFILT2R (0: not written)
  * @set_ev_filter:   program the filters of regular counter @phys
  * @set_cc_filter:   program PMCCFILTR for a cycle event
