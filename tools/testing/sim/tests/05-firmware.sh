@@ -12,7 +12,8 @@
 # cspmu32, cspmu-noatomic-dual, apmt-bad, impl-override,
 # container-affinity) also get the detailed checks: each APMT node against
 # its device, the ACPI processor UIDs, the SSDT devices, the IRQ domain,
-# the inject grammar and the identification registers.
+# the inject grammar and the identification registers; grace gets its
+# own: nodes, PMIIDRs, reset values, IRQs and inject grammar.
 
 # shellcheck disable=SC1091 # the guest's copy
 . "$(dirname "$0")/lib/lib.sh"
@@ -120,6 +121,62 @@ check_eq "APMT length is the file size" "$(awk '$1 == "sum" { print $6 }' $nodes
 	"$(awk '$1 == "sum" { print $4 }' $nodes)"
 check_eq "APMT header" "APMT UNCSIM" \
 	"$(dd if=$APMT bs=1 count=4 2>/dev/null) $(dd if=$APMT bs=1 skip=10 count=6 2>/dev/null)"
+
+good() { check_cmd "inject $(basename "$1"): $2" sh -c "echo '$2' > $1/inject"; }
+bad() { check_fail "inject $(basename "$1") refuses: $2" sh -c "echo '$2' > $1/inject"; }
+reg() { awk -v k="$2" '$1 == k { print $2 }' "$1/regs"; }
+
+# ---- the detailed checks of the grace firmware (spec/simulator.md 2.1) ----
+if [ "$VAR" = grace ]; then
+	n=$(awk '$2 ~ /^(scf|grace_pcie|nvlink_c2c[01]|cnvlink|nvidia_generic)$/' "$DEVS" | wc -l)
+	check_eq "grace: 11 devices, all of the Grace kinds" "11 11" "$n $(wc -l < "$DEVS")"
+	check_eq "grace: one APMT node per device" "$n" "$(grep -vc '^sum' $nodes)"
+	# node: base0, type 0 (no ACPI device), flags ATOMIC, id socket * 256
+	# + kind * 16, primary the socket, affinity 2 * socket; PMIIDR the kind's
+	bad=''
+	while read -r name kind base; do
+		case $kind in
+		scf)		k=3 id=0x2cf0036b ;;
+		grace_pcie)	k=4 id=0x1030036b ;;
+		nvlink_c2c0)	k=5 id=0x1050036b ;;
+		nvlink_c2c1)	k=6 id=0x1040036b ;;
+		cnvlink)	k=7 id=0x1060036b ;;
+		nvidia_generic)	k=8 id=0x1ff0036b ;;
+		*)		bad="$bad; $name: kind $kind"; continue ;;
+		esac
+		s=${name#nvidia_*pmu_}
+		exp="$base 0 4 $(printf '0x%x' $((s * 256 + k * 16))) $s 0 0x0 0 0 $((s * 2)) 0x0"
+		got=$(awk -v b="$base" '$1 == b' $nodes)
+		[ "$got" = "$exp" ] || bad="$bad; $name: expected '$exp' got '$got'"
+		got=$(reg "$UNCORE_SIM/$name" page0:0xe08)
+		[ "$got" = $id ] || bad="$bad; $name: PMIIDR $got, not $id"
+		got=$(reg "$UNCORE_SIM/$name" page0:0xa00)
+		[ "$got" = 0x5a5a5a5a ] || bad="$bad; $name: PMEVFILTR0 $got at reset"
+	done < "$DEVS"
+	if [ -z "$bad" ]; then
+		ok "grace: APMT nodes, PMIIDRs, configuration registers' junk at reset"
+	else
+		not_ok "grace: APMT nodes, PMIIDRs and reset values match the devices" "$bad"
+	fi
+	i=0
+	for d in /sys/kernel/irq/*; do
+		[ "$(cat "$d"/chip_name 2>/dev/null)" = uncore_sim ] && i=$((i + 1))
+	done
+	check_eq "grace: one uncore_sim IRQ per device" "$n" "$i"
+	good "$UNCORE_SIM/nvidia_pcie_pmu_0" 'event=rd_bytes_loc value=8 rp=9'
+	bad "$UNCORE_SIM/nvidia_pcie_pmu_0" 'event=rd_bytes_loc rp=10'
+	good "$UNCORE_SIM/nvidia_nvlink_c2c0_pmu_1" 'event=wr_req_rem port=1'
+	bad "$UNCORE_SIM/nvidia_nvlink_c2c1_pmu_0" 'event=wr_req_rem port=2'
+	good "$UNCORE_SIM/nvidia_cnvlink_pmu_0" 'event=rd_cum_outs_loc rsock=3'
+	bad "$UNCORE_SIM/nvidia_cnvlink_pmu_0" 'event=rd_cum_outs_loc rsock=4'
+	good "$UNCORE_SIM/nvidia_scf_pmu_1" 'event=cmem_wr_total_bytes value=64'
+	bad "$UNCORE_SIM/nvidia_scf_pmu_1" 'event=cmem_wr_total_bytes rp=0'
+	bad "$UNCORE_SIM/nvidia_scf_pmu_1" 'event=slc_bytes_rd'
+	good "$UNCORE_SIM/nvidia_uncore_pmu_0" 'event=0x1ff value=3'
+	bad "$UNCORE_SIM/nvidia_uncore_pmu_0" 'event=0x200000000'
+	done_testing
+	exit
+fi
 
 # ---- the detailed checks: the default's devices ----
 case $VAR in
@@ -249,9 +306,6 @@ check_eq "one uncore_sim IRQ per CSPMU device" "$ncspmu" "$n"
 UCF=$UNCORE_SIM/nvidia_ucf_pmu_0
 PCIE=$UNCORE_SIM/nvidia_pcie_pmu_0_rc_1
 TGT=$UNCORE_SIM/nvidia_pcie_tgt_pmu_1_rc_0
-good() { check_cmd "inject $(basename "$1"): $2" sh -c "echo '$2' > $1/inject"; }
-bad() { check_fail "inject $(basename "$1") refuses: $2" sh -c "echo '$2' > $1/inject"; }
-
 good "$UCF" 'event=slc_bytes_rd value=4096 src=loc_cpu dst=loc_cmem'
 good "$UCF" 'event=cycles value=10'
 good "$UCF" 'event=0x0'
@@ -282,7 +336,6 @@ check_fail "a bad second line fails the whole write" \
 
 # ---- registers ----
 
-reg() { awk -v k="$2" '$1 == k { print $2 }' "$1/regs"; }
 check_eq "UCF PMIIDR" 0x2cf2036b "$(reg "$UCF" page0:0xe08)"
 check_eq "PCIE PMIIDR" 0x1030136b "$(reg "$PCIE" page0:0xe08)"
 check_eq "PCIE-TGT PMIIDR" 0x1070036b "$(reg "$TGT" page0:0xe08)"
