@@ -8,7 +8,7 @@
 #   make fuzz-soak [FUZZ_SEED=n]
 #   make bench: MMIO per perf callback and read() cost, in the VM (BENCHMARKS.md)
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
-#   make install-tools [DESTDIR=...]
+#   make install-tools | install-exporter [DESTDIR=...] [PREFIX=/usr/local]
 #   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
 
 HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/x86_64/x86/')
@@ -125,7 +125,7 @@ help:
 # and both files. DKMS_FLAGS go to dkms build, install and remove (e.g.
 # --kernelsourcedir <tree>); MODPROBE_D and MODULES_LOAD_D move the files.
 DKMS_KVER ?= $(shell uname -r)
-DKMS_SRC := /usr/src/$(DKMS_NAME)-$(UNCORE_VERSION)
+DKMS_SRC := $(DESTDIR)/usr/src/$(DKMS_NAME)-$(UNCORE_VERSION)
 DKMS_MV := -m $(DKMS_NAME) -v $(UNCORE_VERSION)
 MODPROBE_D ?= /etc/modprobe.d
 MODPROBE_CONF := packaging/modprobe.d/uncore-pmu.conf
@@ -136,7 +136,7 @@ DKMS_FILES := dkms.conf $(firstword $(MAKEFILE_LIST)) Kbuild Kconfig LICENSE REA
 	scripts/conftest.sh $(MODPROBE_CONF) $(wildcard include/*.h drivers/perf/*.h) \
 	$(filter-out %.mod.c,$(wildcard drivers/perf/*.c))
 
-.PHONY: dkms-src dkms-install dkms-remove
+.PHONY: dkms-src dkms-install dkms-remove install-conf
 
 dkms-src:
 	@test -n "$(DKMS_NAME)" -a -n "$(UNCORE_VERSION)" || \
@@ -149,8 +149,13 @@ dkms-install: dkms-src
 	dkms status $(DKMS_MV) | grep -q . || dkms add $(DKMS_MV)
 	dkms build $(DKMS_MV) -k $(DKMS_KVER) --force $(DKMS_FLAGS)
 	dkms install $(DKMS_MV) -k $(DKMS_KVER) --force $(DKMS_FLAGS)
-	install -D -m 644 $(MODPROBE_CONF) $(MODPROBE_D)/uncore-pmu.conf
-	install -D -m 644 $(MODULES_LOAD_CONF) $(MODULES_LOAD_D)/uncore-pmu.conf
+	$(MAKE) install-conf
+
+# make install-conf [DESTDIR=...]: the modprobe.d and modules-load.d files
+# (dkms-install and the packages).
+install-conf:
+	install -D -m 644 $(MODPROBE_CONF) $(DESTDIR)$(MODPROBE_D)/uncore-pmu.conf
+	install -D -m 644 $(MODULES_LOAD_CONF) $(DESTDIR)$(MODULES_LOAD_D)/uncore-pmu.conf
 
 dkms-remove:
 	if dkms status $(DKMS_MV) | grep -q .; then \
@@ -158,12 +163,18 @@ dkms-remove:
 	rm -rf $(DKMS_SRC)
 	rm -f $(MODPROBE_D)/uncore-pmu.conf $(MODULES_LOAD_D)/uncore-pmu.conf
 
-# make install-tools [DESTDIR=...]: the user-space tools to /usr/local/bin,
-# their manual pages to /usr/local/share/man/man1; the RC-mapping tool only
-# if this tree has it.
-TOOLS_BINDIR := $(DESTDIR)/usr/local/bin
-TOOLS_MANDIR := $(DESTDIR)/usr/local/share/man/man1
-.PHONY: install-tools
+# make install-tools [DESTDIR=...] [PREFIX=/usr/local]: the user-space tools
+# to PREFIX/bin, their manual pages to PREFIX/share/man/man1; the RC-mapping
+# tool only if this tree has it.
+# make install-exporter [DESTDIR=...] [PREFIX=/usr/local]: the exporter's
+# systemd unit (to SYSTEMD_UNITDIR, running PREFIX/bin/uncore-metrics) and
+# its settings, /etc/default/uncore-metrics. The packages use both.
+PREFIX ?= /usr/local
+SYSTEMD_UNITDIR ?= /lib/systemd/system
+TOOLS_BINDIR := $(DESTDIR)$(PREFIX)/bin
+TOOLS_MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+EXPORTER_UNIT := packaging/systemd/uncore-metrics-exporter.service
+.PHONY: install-tools install-exporter
 install-tools:
 	install -d $(TOOLS_BINDIR) $(TOOLS_MANDIR)
 	install -m 0755 tools/uncore-metrics/uncore-metrics $(TOOLS_BINDIR)/
@@ -172,6 +183,13 @@ install-tools:
 		install -m 0755 tools/uncore-rcmap/t410-pcie-rcmap $(TOOLS_BINDIR)/; \
 		install -m 0644 tools/uncore-rcmap/t410-pcie-rcmap.1 $(TOOLS_MANDIR)/; \
 	fi
+
+install-exporter:
+	install -d $(DESTDIR)$(SYSTEMD_UNITDIR)
+	sed 's|/usr/bin/uncore-metrics|$(PREFIX)/bin/uncore-metrics|' $(EXPORTER_UNIT) \
+		> $(DESTDIR)$(SYSTEMD_UNITDIR)/uncore-metrics-exporter.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNITDIR)/uncore-metrics-exporter.service
+	install -D -m 0644 packaging/default/uncore-metrics $(DESTDIR)/etc/default/uncore-metrics
 
 
 # make check-debug: every x86 VM run of make check (default firmware and each
