@@ -8,6 +8,7 @@
 #   make fuzz-soak [FUZZ_SEED=n]
 #   make bench: MMIO per perf callback and read() cost, in the VM (BENCHMARKS.md)
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
+#   make deb: the Debian packages, in .build/deb/ (README.md)
 #   make install-tools | install-exporter [DESTDIR=...] [PREFIX=/usr/local]
 #   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
 
@@ -112,7 +113,7 @@ bench:
 	tools/testing/vm-test.sh --bench --kernel $$newest --arch arm64 --only '87-twin-bench-cspmu.sh'
 
 help:
-	@sed -n '3,11p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,12p' $(firstword $(MAKEFILE_LIST))
 
 # ---- DKMS package (dkms.conf) ----
 #
@@ -132,7 +133,7 @@ MODPROBE_CONF := packaging/modprobe.d/uncore-pmu.conf
 MODULES_LOAD_D ?= /etc/modules-load.d
 MODULES_LOAD_CONF := packaging/modules-load.d/uncore-pmu.conf
 # The package: the sources, this file and what it needs to build them.
-DKMS_FILES := dkms.conf $(firstword $(MAKEFILE_LIST)) Kbuild Kconfig LICENSE README.md \
+DKMS_FILES := dkms.conf $(firstword $(MAKEFILE_LIST)) Kbuild Kconfig \
 	scripts/conftest.sh $(MODPROBE_CONF) $(wildcard include/*.h drivers/perf/*.h) \
 	$(filter-out %.mod.c,$(wildcard drivers/perf/*.c))
 
@@ -191,6 +192,28 @@ install-exporter:
 	chmod 0644 $(DESTDIR)$(SYSTEMD_UNITDIR)/uncore-metrics-exporter.service
 	install -D -m 0644 packaging/default/uncore-metrics $(DESTDIR)/etc/default/uncore-metrics
 
+
+# make deb: the Debian packages uncore-pmu-dkms and uncore-pmu-tools (both
+# arch all) with debhelper and dh-dkms, into .build/deb/. The version is
+# dkms.conf's PACKAGE_VERSION, written into a changelog made for the build;
+# the build runs in a copy of the tree without the tests and the .git.
+DEB_OUT := $(CURDIR)/.build/deb
+DEB_SRC := $(DEB_OUT)/$(DKMS_NAME)-$(UNCORE_VERSION)
+DEB_MAINT := $(shell sed -n 's/^Maintainer: //p' packaging/debian/control)
+DEB_DATE := $(shell date -R -d @$$(git log -1 --format=%ct 2>/dev/null || date +%s))
+.PHONY: deb
+deb:
+	rm -rf $(DEB_OUT)
+	mkdir -p $(DEB_SRC)
+	tar -cf - --exclude=./.git --exclude=./.build --exclude=./tools/testing \
+		--exclude=./.check-state --exclude='*.o' --exclude='*.ko' . | tar -xf - -C $(DEB_SRC)
+	rm -rf $(DEB_SRC)/debian
+	cp -r packaging/debian $(DEB_SRC)/debian
+	printf '%s (%s) unstable; urgency=medium\n\n  * Version %s of dkms.conf.\n\n -- %s  %s\n' \
+		$(DKMS_NAME) $(UNCORE_VERSION) $(UNCORE_VERSION) '$(DEB_MAINT)' '$(DEB_DATE)' \
+		> $(DEB_SRC)/debian/changelog
+	cd $(DEB_SRC) && dpkg-buildpackage -b --no-sign
+	ls $(DEB_OUT)/*.deb
 
 # make check-debug: every x86 VM run of make check (default firmware and each
 # firmware, two at a time: vm-all.sh) on the debug kernel of debug-kernel.sh (built
