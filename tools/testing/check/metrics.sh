@@ -614,8 +614,12 @@ metrics_cases()
 	FAKE_PERF_MODE=slow mx_tty "$s" "$W/screen"
 	mx_same "$s: live on a terminal (tmux): the screen shows the last interval" \
 		"$MX_FIX/live.screen" "$W/screen"
-	mx_eq "$s: live on a terminal: status 0, one table on the screen" "0:1" \
-		"$ST:$(grep -c '^# [0-9.]* s, interval' "$W/screen")"
+	# the 9 PMUs once each, under the timestamp of the last interval
+	mx_eq "$s: live on a terminal: status 0, one table on the screen" \
+		"0|1|# 2.500000000 s, interval 1500.000 ms|9 rows, 9 PMUs" \
+		"$ST|$(grep -c '^# [0-9.]* s, interval' "$W/screen")|$(head -n 1 "$W/screen")|$(
+		awk '/^(nvidia|mrvl)_/ { n++; if (!u[$1]++) d++ }
+		     END { printf "%d rows, %d PMUs", n, d }' "$W/screen")"
 	mx_no_exp "$s: live on a terminal" "$W/screen"
 	FAKE_PERF_MODE=slow mx_tty "$s" "$W/screen" --no-redraw -f ucf
 	mx_same "$s: live on a terminal, --no-redraw: every interval appended" \
