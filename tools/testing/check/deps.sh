@@ -12,6 +12,7 @@ PKGS="git perl gcc make bc flex bison libelf-dev libssl-dev kmod cpio xz-utils r
 PKGS="$PKGS dash pciutils"  # rcmap check: the RC-mapping tool under dash; lspci format reference
 PKGS="$PKGS python3-sphinx python3-docutils"  # docs.sh: sphinx-build -W, kernel-doc extension
 PKGS="$PKGS man-db groff-base"  # manpages: man renders the tools' pages
+PKGS="$PKGS tmux"  # metrics: the live table view runs on a real terminal (tmux pane)
 PKGS="$PKGS dkms openssl"  # DKMS package test (dkms.sh); openssl makes its signing key
 PKGS="$PKGS dwarves"  # pahole: prepared trees keep Debian's DEBUG_INFO_BTF (struct module layout)
 PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-efi-aarch64"  # arm64

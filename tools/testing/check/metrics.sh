@@ -6,7 +6,10 @@
 # against recorded perf output, a fake sysfs and a fake perf
 # (tools/uncore-metrics/fixtures/). Outputs are compared exactly; JSON goes
 # through python3 -m json.tool and the Prometheus file through a strict
-# parser of the text exposition format.
+# parser of the text exposition format. Every figure of the table view is
+# checked against the CSV output (same number, scaled), and the live view
+# runs in a detached tmux session (private server) whose screen must show
+# the last interval only.
 #
 # run.sh sources this file and calls check_metrics (one result line);
 # executed directly it prints one TAP line per case.
@@ -76,6 +79,114 @@ sys.exit(1 if err or not seen else 0)
 EOF
 }
 
+# metrics_table_vs_csv TABLE CSV: every figure of the table view (default
+# output) is the one of the CSV output of the same input, in the unit of its
+# column header, rounded to the decimals of the column; the unit of a column
+# is the one the documented rule chooses from its largest figure; "-" is an
+# undefined figure, a blank cell a figure the PMU does not have
+metrics_table_vs_csv()
+{
+	python3 - "$1" "$2" <<'EOF'
+import csv
+import re
+import sys
+
+SUFFIX = re.compile(r'_(gbps|per_cycle|per_sec|cycles|ns|ghz)$')
+PREFIX = {'k': 1e3, 'M': 1e6, 'G': 1e9}
+fig = {}
+for r in csv.DictReader(open(sys.argv[2])):
+    fig[(r['time'], r['pmu'], SUFFIX.sub('', r['metric']), r['unit'])] = r['value']
+err = []
+seen = set()
+
+
+def base(unit):
+    """the CSV unit of a column unit, and the factor from it"""
+    if unit == 'MB/s':
+        return 'GB/s', 1000
+    m = re.match(r'^([kMG])(.+/s)$', unit)
+    if unit != 'GB/s' and m:
+        return m.group(2), 1 / PREFIX[m.group(1)]
+    return unit, 1
+
+
+def rule(b, top):
+    """the unit the documented rule gives a column of CSV unit B"""
+    if b == 'GB/s':
+        return 'GB/s' if top >= 1 else 'MB/s'
+    if not b.endswith('/s'):
+        return b
+    for p in ('G', 'M', 'k'):
+        if top >= PREFIX[p]:
+            return p + b
+    return b
+
+
+def check_block(t, hdr, units, rows):
+    names = hdr.split()[1:]
+    ends = [m.end() for m in re.finditer(r'\S+', units)]
+    if len(ends) != len(names):
+        err.append('%s: %d column names, %d units' % (hdr, len(names), len(ends)))
+        return
+    cols = []
+    for name, unit in zip(names, units.split()):
+        b, mul = base(unit)
+        cols.append((name, unit, b, mul, {'req/cycle': 3, 'cycles': 1, 'ns': 1}.get(b, 2), []))
+    for line in rows:
+        pmu = line.split()[0]
+        start = len(pmu)
+        for k, (name, unit, b, mul, d, vals) in enumerate(cols):
+            cell = line[start:ends[k]].strip()
+            start = ends[k]
+            key = (t, pmu, name, b)
+            if key not in fig:
+                if cell != '':
+                    err.append('%s %s %s [%s]: "%s", not in the CSV' % (t, pmu, name, unit, cell))
+                continue
+            seen.add(key)
+            v = fig[key]
+            if v == '':
+                if cell != '-':
+                    err.append('%s %s %s: "%s" for an undefined figure' % (t, pmu, name, cell))
+                continue
+            vals.append(float(v))
+            if not re.match(r'^\d+\.\d{%d}$' % d, cell):
+                err.append('%s %s %s: "%s" is not fixed-point with %d decimals'
+                           % (t, pmu, name, cell, d))
+                continue
+            want = float(v) * mul
+            if abs(float(cell) - want) > 0.5 * 10 ** -d + 1e-6 * abs(want):
+                err.append('%s %s %s: "%s %s", CSV %s %s' % (t, pmu, name, cell, unit, v, b))
+    for name, unit, b, mul, d, vals in cols:
+        want = rule(b, max(vals + [0]))
+        if unit != want:
+            err.append('%s %s: unit %s, the rule gives %s' % (t, name, unit, want))
+
+
+lines = open(sys.argv[1]).read().split('\n')
+t = None
+i = 0
+while i < len(lines):
+    m = re.match(r'^# (\S+) s, interval ', lines[i])
+    if m:
+        t = m.group(1)
+    elif lines[i] == '' and i + 3 < len(lines) and lines[i + 1] != '' \
+            and not lines[i + 1].startswith('#'):
+        j = i + 3
+        while j < len(lines) and lines[j] != '':
+            j += 1
+        check_block(t, lines[i + 1], lines[i + 2], lines[i + 3:j])
+        i = j
+        continue
+    i += 1
+for key in sorted(set(fig) - seen):
+    err.append('%s %s %s [%s]: in the CSV, not in the table' % key)
+for e in err[:20]:
+    print('table: ' + e)
+sys.exit(1 if err or not seen else 0)
+EOF
+}
+
 # metrics_sysfs DIR: the fake /sys/bus/event_source/devices of fixtures/sysfs.txt
 metrics_sysfs()
 {
@@ -104,6 +215,19 @@ done
 case $FAKE_PERF_MODE in
 ok)
 	eval "cat \"\$FAKE_PERF_OUT\" >&$fd"
+	exit 0 ;;
+slow)
+	# an interval at a time, FAKE_PERF_DELAY seconds apart, as perf -I does
+	prev=
+	while IFS= read -r l; do
+		case $l in
+		*[0-9],*)
+			t=${l%%,*}
+			[ -z "$prev" ] || [ "$t" = "$prev" ] || sleep "$FAKE_PERF_DELAY"
+			prev=$t ;;
+		esac
+		eval "printf '%s\\n' \"\$l\" >&$fd"
+	done <"$FAKE_PERF_OUT"
 	exit 0 ;;
 eperm)
 	cat >&2 <<EOT
@@ -161,6 +285,30 @@ mx_eq()
 	fi
 }
 
+# mx_no_exp DESC [FILE]: no figure in exponent notation in FILE ($W/out)
+mx_no_exp()
+{
+	local e
+
+	if e=$(grep -E '[0-9]e[-+]?[0-9]' "${2:-$W/out}"); then
+		mx_not_ok "$1: no exponent notation" "$e"
+	else
+		mx_ok "$1: no exponent notation"
+	fi
+}
+
+# mx_table_vs_csv DESC CSV: the figures of the table in $W/out are those of CSV
+mx_table_vs_csv()
+{
+	local e
+
+	if e=$(metrics_table_vs_csv "$W/out" "$2" 2>&1); then
+		mx_ok "$1: each figure is the CSV one, scaled and rounded"
+	else
+		mx_not_ok "$1: each figure is the CSV one, scaled and rounded" "$e"
+	fi
+}
+
 # mx_run SHELL ARGS...: the tool under SHELL; stdout in $W/out, stderr in
 # $W/err, status in $ST
 mx_run()
@@ -176,6 +324,53 @@ mx_run()
 	esac
 }
 
+# mx_tty SHELL SCREEN ARGS...: the tool under SHELL in a detached tmux
+# session of 160x50 on a private server, with the environment of the
+# caller; when it has ended, the screen (capture-pane, trailing blank lines
+# dropped) goes to SCREEN and its status to $ST. tmux is required: no skip.
+mx_tty()
+{
+	local sh=$1 scr=$2 sock=$W/tmux.sock path=$W/bin:$PATH
+	shift 2
+
+	ST="tmux not installed"
+	: >"$scr"
+	command -v tmux >/dev/null || return
+	case $sh in
+	busybox)	path=$W/bb:$path; sh=$W/bb/sh ;;
+	*)		sh=$(command -v "$sh") ;;
+	esac
+	{
+		printf 'export PATH=%s\n' "$path"
+		for v in UNCORE_METRICS_SYSFS FAKE_PERF_ARGS FAKE_PERF_OUT FAKE_PERF_MODE \
+			 FAKE_PERF_DELAY; do
+			eval "printf 'export %s=%s\\n' $v \"\${$v:-}\""
+		done
+	} >"$W/tty.env"
+	cat >"$W/tty-run" <<EOF
+#!/bin/sh
+. '$W/tty.env'
+"\$@"
+echo \$? >'$W/tty.rc'
+tmux -S '$sock' wait-for -S mx-done
+exec sleep 60
+EOF
+	chmod +x "$W/tty-run"
+	rm -f "$W/tty.rc"
+	ST=timeout
+	if ! tmux -S "$sock" -f /dev/null new-session -d -s mx -x 160 -y 50 \
+		"$W/tty-run" "$sh" "$MX_TOOL" "$@"; then
+		ST="tmux failed"
+		return
+	fi
+	timeout 30 tmux -S "$sock" wait-for mx-done
+	tmux -S "$sock" capture-pane -p -t mx |
+		awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && l[n] == "") n--
+					for (i = 1; i <= n; i++) print l[i] }' >"$scr"
+	tmux -S "$sock" kill-server
+	[ ! -s "$W/tty.rc" ] || ST=$(cat "$W/tty.rc")
+}
+
 # metrics_cases SHELL: every case under one shell
 metrics_cases()
 {
@@ -187,6 +382,33 @@ metrics_cases()
 	mx_eq "$s: one warning for the event perf did not count" \
 		"uncore-metrics: warning: nvidia_ucf_pmu_1/slc_bytes_rd: <not counted>" \
 		"$(cat "$W/err")"
+	mx_no_exp "$s: table from perf-all.csv"
+	mx_table_vs_csv "$s: table from perf-all.csv" "$MX_FIX/all.csv"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --redraw
+	mx_eq "$s: --redraw: home and clear before each interval" 2 \
+		"$(grep -c "$(printf '^\033\\[H\033\\[2J# ')" "$W/out")"
+	sed "s/$(printf '\033')\\[H$(printf '\033')\\[2J//" "$W/out" >"$W/got"
+	mx_same "$s: --redraw: the same tables otherwise" "$MX_FIX/all.table" "$W/got"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --long
+	mx_same "$s: --long: a line per PMU and metric" "$MX_FIX/all.long" "$W/out"
+
+	# ---- the table view: units per column, fixed point ----
+	mx_run "$s" --input "$MX_FIX/perf-scale.csv"
+	mx_same "$s: scale: table" "$MX_FIX/scale.table" "$W/out"
+	mx_no_exp "$s: scale: table"
+	mx_table_vs_csv "$s: scale: table" "$MX_FIX/scale.csv"
+	mx_eq "$s: scale: bandwidth below 1 GB/s in MB/s, from 1 GB/s in GB/s" \
+		"MB/s GB/s GB/s MB/s" \
+		"$(awk '/^(pcie|pem) / { getline; printf "%s%s %s", s, $1, $2; s = " " }' "$W/out")"
+	mx_eq "$s: scale: rates take k, M or G by the largest" "TLP/s GTLP/s" \
+		"$(awk '/^pem / { getline; print $3, $4 }' "$W/out")"
+	mx_eq "$s: scale: too small for the precision is 0.00, undefined -" \
+		"0.00 0.00 0.000 | 0.00 0.00 1.00 0.00 - -" \
+		"$(awk '$1 == "nvidia_pcie_pmu_0_rc_1" { a = $2 " " $3 " " $4 }
+			$1 == "mrvl_pcie_rc_pmu_2000" { $1 = ""; b = $0 }
+			END { print a " |" b }' "$W/out")"
+	mx_run "$s" --input "$MX_FIX/perf-scale.csv" --csv
+	mx_same "$s: scale: --csv" "$MX_FIX/scale.csv" "$W/out"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --csv
 	mx_same "$s: --csv" "$MX_FIX/all.csv" "$W/out"
 	mx_run "$s" --input - --csv <"$MX_FIX/perf-all.csv"
@@ -223,6 +445,8 @@ metrics_cases()
 	# ---- Grace (Tegra241): SCF and the four memory traffic PMUs ----
 	mx_run "$s" --input "$MX_FIX/perf-grace.csv"
 	mx_same "$s: Grace: table from perf-grace.csv" "$MX_FIX/grace.table" "$W/out"
+	mx_no_exp "$s: Grace: table"
+	mx_table_vs_csv "$s: Grace: table" "$MX_FIX/grace.csv"
 	mx_same "$s: Grace: warnings for an uncounted and a scaled event" \
 		"$MX_FIX/grace.err" "$W/err"
 	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --csv
@@ -382,7 +606,28 @@ metrics_cases()
 	mx_eq "$s: perf failing" \
 		"1:event syntax error: bad term uncore-metrics: perf stat failed (status 129)" \
 		"$ST:$(tr '\n' ' ' <"$W/err" | sed 's/ $//')"
-	unset UNCORE_METRICS_SYSFS FAKE_PERF_ARGS FAKE_PERF_OUT
+
+	# ---- the live view: redrawn on a terminal, appended elsewhere ----
+	export FAKE_PERF_DELAY=0.3
+	FAKE_PERF_MODE=slow mx_run "$s"
+	mx_same "$s: live, not a terminal: every interval appended" "$MX_FIX/all.table" "$W/out"
+	FAKE_PERF_MODE=slow mx_tty "$s" "$W/screen"
+	mx_same "$s: live on a terminal (tmux): the screen shows the last interval" \
+		"$MX_FIX/live.screen" "$W/screen"
+	# the 9 PMUs once each, under the timestamp of the last interval
+	mx_eq "$s: live on a terminal: status 0, one table on the screen" \
+		"0|1|# 2.500000000 s, interval 1500.000 ms|9 rows, 9 PMUs" \
+		"$ST|$(grep -c '^# [0-9.]* s, interval' "$W/screen")|$(head -n 1 "$W/screen")|$(
+		awk '/^(nvidia|mrvl)_/ { n++; if (!u[$1]++) d++ }
+		     END { printf "%d rows, %d PMUs", n, d }' "$W/screen")"
+	mx_no_exp "$s: live on a terminal" "$W/screen"
+	FAKE_PERF_MODE=slow mx_tty "$s" "$W/screen" --no-redraw -f ucf
+	mx_same "$s: live on a terminal, --no-redraw: every interval appended" \
+		"$MX_FIX/live-append.screen" "$W/screen"
+	mx_tty "$s" "$W/screen" --input "$MX_FIX/perf-all.csv" -f ucf
+	mx_same "$s: --input on a terminal: every interval appended" \
+		"$MX_FIX/live-append.screen" "$W/screen"
+	unset UNCORE_METRICS_SYSFS FAKE_PERF_ARGS FAKE_PERF_OUT FAKE_PERF_DELAY
 }
 
 metrics_main()
@@ -399,6 +644,8 @@ metrics_main()
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0_rc_2" "$W/t410pcie/"
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0" "$W/gracepcie/"
 	metrics_fake_perf "$W/bin/perf"
+	command -v tmux >/dev/null ||
+		mx_not_ok "tmux not installed: the live view is not tested (deps.sh installs it)"
 	bb=$(command -v busybox || echo /bin/busybox)
 	for a in $("$bb" --list); do
 		ln -s "$bb" "$W/bb/$a"
