@@ -113,7 +113,7 @@ bench:
 	tools/testing/vm-test.sh --bench --kernel $$newest --arch arm64 --only '87-twin-bench-cspmu.sh'
 
 help:
-	@sed -n '3,12p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,13p' $(firstword $(MAKEFILE_LIST))
 
 # ---- DKMS package (dkms.conf) ----
 #

@@ -11,6 +11,7 @@
 #        $0 apt-cache ARGS... | apt-get ARGS...
 #             run apt-cache or apt-get with the private configuration
 #        $0 newest PKG     print the newest version of PKG
+#        $0 mirror         print the URI of the machine's own Debian mirror
 # The lists are fetched once a day (or when a download fails).
 set -euo pipefail
 
@@ -88,6 +89,11 @@ update()
 	touch "$CACHE/.updated"
 }
 
+if [ "${1:-}" = mirror ]; then
+	mirror
+	exit 0
+fi
+
 mkdir -p "$CACHE"
 exec 8>"$CACHE/.lock"
 flock 8
@@ -115,5 +121,5 @@ newest)
 	# every suite has the same priority: the candidate is the newest
 	apt-cache "${APT_OPTS[@]}" policy "$2" |
 		sed -n 's/^ *Candidate: \([^(].*\)$/\1/p' ;;
-*)	sed -n '9,14{s/^# \{0,1\}//;p}' "$0" >&2; exit 2 ;;
+*)	sed -n '9,15{s/^# \{0,1\}//;p}' "$0" >&2; exit 2 ;;
 esac

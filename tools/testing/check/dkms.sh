@@ -19,27 +19,15 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 CACHE=${UNCORE_CACHE:-/var/cache/uncore-pmu}
-MODS="uncore_pmu uncore_cspmu marvell_pem_pmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu
-	nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu nvidia_t241_pmu
-	nvidia_generic_pmu"
 
 # The test package; dkms.conf reads these (see there).
 export UNCORE_DKMS_NAME=uncore-pmu-selftest
 ARCH=$(uname -m)
 
-fail() { echo "FAIL: $*"; exit 1; }
-step() { echo "== $*"; }
-
-# run CMD...: quietly; on failure show its last lines and stop
-run()
-{
-	local rc=0
-
-	"$@" >"$TMP/cmd.log" 2>&1 || rc=$?
-	[ $rc -eq 0 ] && return
-	tail -n 25 "$TMP/cmd.log"
-	fail "'$*' exited $rc"
-}
+# shellcheck source=../lib/host.sh
+. "$HERE/../lib/host.sh"
+# The modules of the package, as dkms.conf lists them.
+MODS=$(dkms_modules "$REPO/dkms.conf" | tr '\n' ' ')
 
 [ "$(id -u)" -eq 0 ] || fail "needs root (dkms installs under /lib/modules and /usr/src)"
 command -v dkms >/dev/null || fail "dkms is not installed (deps.sh)"
@@ -121,21 +109,8 @@ step "installed modules"
 built=$(cd "/var/lib/dkms/$NAME/$VER/$REL/$ARCH/module" && ls | sort | tr '\n' ' ')
 want=$(for m in $MODS; do echo "$m.ko"; done | sort | tr '\n' ' ')
 [ "$built" = "$want" ] || fail "dkms built '$built', expected '$want'"
-for m in $MODS; do
-	f=$(find "$LIB" -name "$m.ko*")
-	[ "$(echo "$f" | wc -w)" -eq 1 ] || fail "$m: found '$f', expected one file"
-	case $f in
-	"$LIB/updates/"*) ;;
-	*) fail "$f: not under $LIB/updates" ;;
-	esac
-	[ "$(modinfo -F name "$f")" = "$m" ] || fail "$f: name $(modinfo -F name "$f")"
-	vm=$(modinfo -F vermagic "$f")
-	[ "${vm%% *}" = "$REL" ] || fail "$f: vermagic '$vm'"
-	[ "$(modinfo -F version "$f")" = "$VER" ] || fail "$f: version $(modinfo -F version "$f")"
-	sg=$(modinfo -F signer "$f")
-	[ "$sg" = "DKMS module signing key" ] || fail "$f: signer '$sg'"
-	echo "${f#"$LIB"/}: $m, $REL, $VER, signed"
-done
+# shellcheck disable=SC2086 # one word per module
+DKMS_SIGNER="DKMS module signing key" check_dkms_modules "$LIB" "$REL" "$VER" $MODS
 [ -z "$(find "$LIB" "/var/lib/dkms/$NAME" -name 'uncore_sim.ko*')" ] ||
 	fail "the simulator was built or installed"
 

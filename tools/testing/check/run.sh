@@ -8,7 +8,7 @@
 #   CHECK: build-S sparse-S (x86), build-arm64-S sparse-arm64-S (arm64 cross)
 #          for each series S of "kdir.sh --list"; coccicheck checkpatch spdx
 #          sim-selftest rcmap vm-runner perf-json docs metrics manpages, dkms (6.1 and
-#          the newest series);
+#          the newest series), packages (the .debs in a Debian 12 root);
 #          build-arm64 (both arm64 6.1 checks)
 #          (default: all).  --no-summary leaves the closing line to summary.sh;
 #          set UNCORE_TAP_STATE to share the counts with it.
@@ -29,7 +29,7 @@ for s in $SERIES; do
 	ALL="$ALL build-$s sparse-$s"
 done
 ALL="$ALL coccicheck checkpatch spdx sim-selftest rcmap vm-runner perf-json docs dkms"
-ALL="$ALL metrics manpages"
+ALL="$ALL metrics manpages packages"
 for s in $SERIES; do
 	ALL="$ALL build-arm64-$s sparse-arm64-$s"
 done
@@ -81,7 +81,9 @@ list_files()
 		*.c|*.h|*.sh|*.awk|*.py|*.rst|*.md|Kbuild|*/Kbuild|Kconfig|\
 		*/Kconfig|Makefile|*/Makefile)
 			echo "$f"; continue ;;
-		*.asl|*.cocci|dkms.conf|packaging/*.conf)
+		packaging/debian/copyright|packaging/debian/source/*)
+			continue ;;	# DEP-5 licence statement; a format name
+		*.asl|*.cocci|dkms.conf|packaging/*)
 			[ "$1" = spdx ] && echo "$f"; continue ;;
 		esac
 		# any other executable script
@@ -390,6 +392,7 @@ for c in $CHECKS; do
 		done ;;
 	metrics)		. "$HERE/metrics.sh" && check_metrics ;;
 	manpages)	"$HERE/manpages.sh" >"$TMP/man" 2>&1; tap_result $? manpages "$TMP/man" ;;
+	packages)	"$HERE/packages.sh" >"$TMP/pkg" 2>&1; tap_result $? packages "$TMP/pkg" ;;
 	*)			unknown "$c" ;;
 	esac
 done

@@ -9,6 +9,18 @@
 #                              file ("0 0" when it is missing or empty)
 #   state_add FILE PASSED FAILED
 #                              add to the counts of FILE (created if missing)
+#   fail MESSAGE...            print "FAIL: MESSAGE" on stdout and exit 1
+#   step MESSAGE...            print "== MESSAGE" (one line per step of a test)
+#   run CMD...                 run CMD quietly (output to $TMP/cmd.log); if
+#                              it fails, show its last lines and fail
+#   dkms_modules DKMS_CONF     print the BUILT_MODULE_NAME entries of a
+#                              dkms.conf, one per line
+#   check_dkms_modules LIB REL VER MOD...
+#                              each MOD installed once under LIB/updates/
+#                              (LIB: a /lib/modules/<release> directory),
+#                              named MOD, vermagic REL, version VER, and
+#                              signed by DKMS when $DKMS_SIGNER is set to
+#                              its signer name; one line per module
 #   apt_fetch DEST PKG[=VER]...
 #                              apt-get download into DEST from the machine's
 #                              own apt sources, once more after an apt-get
@@ -25,6 +37,53 @@
 die() {
 	echo "${0##*/}: $*" >&2
 	exit "${DIE_STATUS:-1}"
+}
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+step() {
+	echo "== $*"
+}
+
+run() {
+	local rc=0
+
+	"$@" >"$TMP/cmd.log" 2>&1 || rc=$?
+	[ $rc -eq 0 ] && return
+	tail -n 25 "$TMP/cmd.log"
+	fail "'$*' exited $rc"
+}
+
+dkms_modules() {
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	bash -c '. "$1" && printf "%s\n" "${BUILT_MODULE_NAME[@]}"' _ "$1"
+}
+
+check_dkms_modules() {
+	local lib=$1 rel=$2 ver=$3 m f vm sg
+
+	shift 3
+	for m in "$@"; do
+		f=$(find "$lib" -name "$m.ko*")
+		[ "$(echo "$f" | wc -w)" -eq 1 ] || fail "$m: found '$f', expected one file"
+		case $f in
+		"$lib/updates/"*) ;;
+		*) fail "$f: not under $lib/updates" ;;
+		esac
+		[ "$(modinfo -F name "$f")" = "$m" ] || fail "$f: name $(modinfo -F name "$f")"
+		vm=$(modinfo -F vermagic "$f")
+		[ "${vm%% *}" = "$rel" ] || fail "$f: vermagic '$vm'"
+		[ "$(modinfo -F version "$f")" = "$ver" ] ||
+			fail "$f: version $(modinfo -F version "$f")"
+		if [ -n "${DKMS_SIGNER:-}" ]; then
+			sg=$(modinfo -F signer "$f")
+			[ "$sg" = "$DKMS_SIGNER" ] || fail "$f: signer '$sg'"
+		fi
+		echo "${f#"$lib"/}: $m, $rel, $ver${DKMS_SIGNER:+, signed}"
+	done
 }
 
 state_get() {

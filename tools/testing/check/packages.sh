@@ -1,0 +1,208 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: $0 - the Debian packages, built, linted, installed and purged.
+#
+# make deb, then lintian (info and pedantic tags included) on what it
+# built. Then, in a throwaway Debian 12 root (debootstrap from the mirror
+# the machine's apt uses, with dkms and the headers of the kernel the DKMS
+# test uses, systemd and perf; made once and cached as a tarball), two
+# rounds:
+#
+#   1. headers first: dpkg -i both packages; DKMS must have built and
+#      installed every module of dkms.conf for that kernel at install time;
+#      the conffiles are the tree's; the exporter unit is enabled and
+#      passes systemd-analyze verify; uncore-metrics runs and finds no PMU
+#      (the unit's ExecCondition); dpkg --purge must leave every file of the
+#      root as it was before the install.
+#   2. package first: with the headers absent, the install builds nothing;
+#      installing the headers afterwards has dkms's kernel hook build and
+#      install every module; purging both leaves the root as it was.
+#
+# The drivers build only for arm64: the root's dkms gets the test-only
+# overrides dkms.conf reads (UNCORE_DKMS_ARCH, UNCORE_DKMS_COMPILE_TEST),
+# as in dkms.sh. Needs root; prints one line per step, and on the first
+# failed check what failed and exits non-zero.
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
+CACHE=${UNCORE_CACHE:-/var/cache/uncore-pmu}
+SUITE=bookworm
+UNIT=uncore-metrics-exporter.service
+
+# shellcheck source=../lib/host.sh
+. "$HERE/../lib/host.sh"
+
+[ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap, chroot)"
+for c in debootstrap dpkg-buildpackage dh_dkms lintian systemd-analyze man; do
+	command -v $c >/dev/null || fail "$c is not installed (deps.sh)"
+done
+[ "$(. /etc/os-release && echo "${VERSION_CODENAME:-}")" = $SUITE ] ||
+	fail "the root's kernel headers come from this machine's $SUITE sources"
+
+KDIR=$("$HERE/kdir.sh" 6.1)
+REL=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$KDIR/include/generated/utsrelease.h")
+[ -n "$REL" ] || fail "no UTS_RELEASE in $KDIR/include/generated/utsrelease.h"
+VER=$(bash -c '. "$1" && echo "$PACKAGE_VERSION"' _ "$REPO/dkms.conf")
+MODS=$(dkms_modules "$REPO/dkms.conf" | tr '\n' ' ')
+ARCH=$(uname -m)
+BASE=$CACHE/debootstrap/$SUITE-$(dpkg --print-architecture)-$REL.tar
+DKMS_ENV=(env "UNCORE_DKMS_ARCH=^$ARCH\$" UNCORE_DKMS_COMPILE_TEST=1)
+
+mkdir -p "$CACHE/debootstrap"
+exec 9>"$CACHE/debootstrap/.lock"
+flock 9
+TMP=$(mktemp -d)
+R=$TMP/root
+
+# cleanup: never remove a root with something mounted in it
+cleanup()
+{
+	local m
+
+	for m in "$TMP"/*/proc; do
+		mountpoint -q "$m" && umount -l "$m"
+	done
+	rm -rf --one-file-system "$TMP"
+}
+trap cleanup EXIT
+
+# in_root CMD...: CMD in the root, with the DKMS test overrides
+in_root() { chroot "$R" "${DKMS_ENV[@]}" "$@"; }
+
+# make_base: debootstrap a minimal root and install what the test needs
+make_base()
+{
+	local b=$TMP/base f
+
+	step "debootstrap $SUITE into the cache (once)"
+	run debootstrap --variant=minbase "$SUITE" "$b" "$("$HERE/debian.sh" mirror)"
+	# the machine's own sources (updates, security): the headers of $REL
+	rm -f "$b/etc/apt/sources.list"
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		 /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && cp "$f" "$b$f"
+	done
+	mount -t proc none "$b/proc"
+	run chroot "$b" apt-get update
+	run chroot "$b" env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		--no-install-recommends dkms openssl linux-headers-"$REL" linux-perf systemd
+	# the headers again, for round 2
+	mkdir -p "$b/root/debs"
+	run chroot "$b" sh -c "cd /root/debs && apt-get download linux-headers-$REL"
+	run chroot "$b" apt-get clean
+	umount "$b/proc"
+	tar -C "$b" -cf "$BASE.tmp" .
+	mv "$BASE.tmp" "$BASE"
+	rm -rf --one-file-system "$b"
+}
+
+# snapshot FILE: every path of the root but the package manager's own
+# state, logs and caches, with its type and mode. Not dkms's signing key
+# either: dkms makes it at its first build, for every DKMS package, and
+# keeps it on purpose (it is the key enrolled for Secure Boot).
+snapshot()
+{
+	(cd "$R" && find . -xdev \( -path ./proc -o -path ./dev -o -path ./tmp -o -path ./run \
+		-o -path ./var/log -o -path ./var/cache -o -path ./var/lib/dpkg \
+		-o -path ./var/lib/apt -o -path ./root/debs -o -path ./var/lib/dkms/mok.key \
+		-o -path ./var/lib/dkms/mok.pub \) -prune -o -printf '%y %m %p\n') |
+		sort >"$1"
+}
+
+# same_as SNAPSHOT: the root holds exactly the paths of SNAPSHOT
+same_as()
+{
+	snapshot "$TMP/after"
+	if ! diff -u "$1" "$TMP/after" >"$TMP/diff"; then
+		head -n 40 "$TMP/diff"
+		fail "the root is not as it was before the install"
+	fi
+	! grep -s -e /updates/ -e uncore "$R/lib/modules/$REL/modules.dep" ||
+		fail "modules.dep still names the modules"
+}
+
+# installed_ok: both packages installed, every module built and installed
+installed_ok()
+{
+	local p st
+
+	for p in uncore-pmu-dkms uncore-pmu-tools; do
+		st=$(chroot "$R" dpkg-query -W -f='${Status}' $p)
+		[ "$st" = "install ok installed" ] || fail "$p: $st"
+	done
+	st=$(in_root dkms status -m uncore-pmu -v "$VER")
+	echo "$st"
+	[ "$st" = "uncore-pmu/$VER, $REL, $ARCH: installed" ] || fail "dkms status: '$st'"
+	# shellcheck disable=SC2086 # one word per module
+	DKMS_SIGNER="DKMS module signing key" \
+		check_dkms_modules "$R/lib/modules/$REL" "$REL" "$VER" $MODS
+}
+
+step "make deb"
+run make -s -C "$REPO" deb
+DEBS=$(ls "$REPO"/.build/deb/uncore-pmu-dkms_"$VER"_all.deb \
+	  "$REPO"/.build/deb/uncore-pmu-tools_"$VER"_all.deb) || fail "make deb: no packages"
+
+step "lintian: no error, warning, info or pedantic tag"
+run lintian -I --pedantic --fail-on error,warning,info,pedantic \
+	"$REPO/.build/deb/uncore-pmu_${VER}_$(dpkg --print-architecture).changes"
+grep -v '^running with root' "$TMP/cmd.log" && fail "lintian: tags above"
+
+[ -f "$BASE" ] || make_base
+step "a Debian 12 root with dkms and the headers of $REL"
+mkdir -p "$R"
+tar -C "$R" -xf "$BASE"
+mount -t proc none "$R/proc"
+mkdir -p "$R/tmp/debs"
+# shellcheck disable=SC2086 # the two package files
+cp $DEBS "$R/tmp/debs/"
+OURS=(/tmp/debs/uncore-pmu-dkms_"$VER"_all.deb /tmp/debs/uncore-pmu-tools_"$VER"_all.deb)
+
+step "round 1: dpkg -i with the headers installed"
+# what the kernel image's postinst would have made on a real system
+run chroot "$R" depmod "$REL"
+snapshot "$TMP/before"
+run in_root dpkg -i "${OURS[@]}"
+installed_ok
+for f in modprobe.d/uncore-pmu.conf modules-load.d/uncore-pmu.conf; do
+	cmp "$REPO/packaging/$f" "$R/etc/$f" || fail "/etc/$f is not the tree's"
+done
+cmp "$REPO/packaging/default/uncore-metrics" "$R/etc/default/uncore-metrics" ||
+	fail "/etc/default/uncore-metrics is not the tree's"
+[ "$(readlink "$R/etc/systemd/system/multi-user.target.wants/$UNIT")" = \
+  "/lib/systemd/system/$UNIT" ] || fail "$UNIT is not enabled"
+# MANPATH: its Documentation= check runs man, which looks on this machine
+MANPATH=$R/usr/share/man systemd-analyze verify --root="$R" "/lib/systemd/system/$UNIT" \
+	>"$TMP/verify" 2>&1 || { cat "$TMP/verify"; fail "systemd-analyze verify $UNIT"; }
+[ -s "$TMP/verify" ] && { cat "$TMP/verify"; fail "systemd-analyze verify: warnings"; }
+echo "$UNIT: enabled, systemd-analyze verify clean"
+run chroot "$R" uncore-metrics --help
+rc=0
+chroot "$R" uncore-metrics --list >"$TMP/list" 2>&1 || rc=$?
+[ $rc -eq 1 ] || { cat "$TMP/list"; fail "uncore-metrics --list without PMUs exited $rc, not 1"; }
+for m in uncore-metrics t410-pcie-rcmap; do
+	MANWIDTH=80 man --warnings=all -l "$R/usr/share/man/man1/$m.1.gz" >/dev/null 2>"$TMP/man"
+	[ -s "$TMP/man" ] && { cat "$TMP/man"; fail "man $m: warnings"; }
+done
+echo "uncore-metrics runs (no PMU: --list exits 1), manual pages render"
+
+step "round 1: dpkg --purge"
+run in_root dpkg --purge uncore-pmu-tools uncore-pmu-dkms
+same_as "$TMP/before"
+echo "nothing left"
+
+step "round 2: dpkg -i without headers, then the headers (dkms kernel hook)"
+run chroot "$R" dpkg --purge linux-headers-"$REL"
+snapshot "$TMP/before2"
+run in_root dpkg -i "${OURS[@]}"
+st=$(in_root dkms status -m uncore-pmu -v "$VER")
+[ "$st" = "uncore-pmu/$VER: added" ] || fail "dkms status without headers: '$st'"
+hdr=$(cd "$R/root/debs" && echo linux-headers-"$REL"_*.deb)
+[ -f "$R/root/debs/$hdr" ] || fail "no headers package in the root's /root/debs"
+run in_root dpkg -i "/root/debs/$hdr"
+installed_ok
+run in_root dpkg --purge uncore-pmu-tools uncore-pmu-dkms linux-headers-"$REL"
+same_as "$TMP/before2"
+echo "nothing left"
