@@ -320,13 +320,25 @@ remove_payload()
 	done
 }
 
-# undo: after a failure, what a run installed goes
+# undo: after a failure, what a run installed goes. dkms remove needs
+# the sources, which may be gone already: the payload comes back first.
+# Whatever dkms leaves is deleted by hand.
 undo()
 {
-	[ -e "$ROOT/var/lib/dkms/$NAME" ] &&
-		chroot "$ROOT" dkms remove -m "$NAME" -v "$VER" --all >/dev/null 2>&1
-	rm -rf "${ROOT:?}/var/lib/dkms/$NAME"
+	local k m
+
+	if [ -e "$ROOT/var/lib/dkms/$NAME" ]; then
+		rpm2cpio "$DKMS_RPM" | (cd "$ROOT" && cpio -idmu --quiet) || :
+		chroot "$ROOT" dkms remove -m "$NAME" -v "$VER" --all >/dev/null 2>&1 || :
+	fi
 	remove_payload
+	rm -rf "${ROOT:?}/var/lib/dkms/$NAME"
+	for k in $KERNELS; do
+		for m in $MODS; do
+			find "$ROOT/lib/modules/$k/updates" -name "$m.ko*" -delete 2>/dev/null || :
+		done
+		chroot "$ROOT" depmod -a "$k" 2>/dev/null || :
+	done
 }
 
 MOUNTED=
