@@ -192,6 +192,38 @@ install-exporter:
 	chmod 0644 $(DESTDIR)$(SYSTEMD_UNITDIR)/uncore-metrics-exporter.service
 	install -D -m 0644 packaging/default/uncore-metrics $(DESTDIR)/etc/default/uncore-metrics
 
+# ---- RPM packages (packaging/rpm/) ----
+#
+# make rpm: uncore-pmu-dkms and uncore-pmu-tools, noarch RPMs for RHEL 9,
+# built with rpmbuild under a private _topdir, .build/rpm/: the RPMs end
+# up in .build/rpm/RPMS/noarch/. Source0 is a tarball of the working
+# tree's files the install targets above read (uncommitted changes
+# included); the version is dkms.conf's PACKAGE_VERSION. An rpm without
+# the systemd macros is Debian's: packaging/rpm/macros.debian then stands
+# in for RHEL 9's systemd-rpm-macros (and runs brp-compress with bash).
+# --nodeps: the BuildRequires are RHEL package names (make,
+# systemd-rpm-macros), which Debian's empty rpm database does not know;
+# on RHEL, pass RPMBUILD_FLAGS= to have them checked.
+RPM_TOP := $(CURDIR)/.build/rpm
+RPM_SPEC := packaging/rpm/uncore-pmu.spec
+RPM_TARBALL := $(RPM_TOP)/SOURCES/uncore-pmu-$(UNCORE_VERSION).tar.gz
+RPM_FILES := $(DKMS_FILES) $(MODULES_LOAD_CONF) $(EXPORTER_UNIT) packaging/default/uncore-metrics \
+	tools/uncore-metrics/uncore-metrics tools/uncore-metrics/uncore-metrics.1 \
+	$(wildcard tools/uncore-rcmap/t410-pcie-rcmap tools/uncore-rcmap/t410-pcie-rcmap.1)
+# recursive: rpm is asked only when make rpm runs
+RPM_MACROS = $(if $(shell rpm --eval '%{?systemd_post:1}'),,--load packaging/rpm/macros.debian)
+RPMBUILD_FLAGS ?= --nodeps
+.PHONY: rpm
+rpm:
+	@command -v rpmbuild >/dev/null || { echo "rpmbuild not found (Debian: apt-get install rpm)" >&2; exit 1; }
+	@test -n "$(UNCORE_VERSION)" || { echo "dkms.conf: no PACKAGE_VERSION" >&2; exit 1; }
+	rm -rf $(RPM_TOP)
+	mkdir -p $(RPM_TOP)/SOURCES
+	tar -czf $(RPM_TARBALL) --owner=0 --group=0 --numeric-owner \
+		--transform 's|^|uncore-pmu-$(UNCORE_VERSION)/|' $(RPM_FILES)
+	env -u UNCORE_DKMS_NAME rpmbuild -bb $(RPMBUILD_FLAGS) $(RPM_MACROS) \
+		--define '_topdir $(RPM_TOP)' --define 'version_from_dkms $(UNCORE_VERSION)' $(RPM_SPEC)
+
 
 # make deb: the Debian packages uncore-pmu-dkms and uncore-pmu-tools (both
 # arch all) with debhelper and dh-dkms, into .build/deb/. The version is

@@ -15,6 +15,7 @@ PKGS="$PKGS man-db groff-base"  # manpages: man renders the tools' pages
 PKGS="$PKGS tmux"  # metrics: the live table view runs on a real terminal (tmux pane)
 PKGS="$PKGS dkms openssl"  # DKMS package test (dkms.sh); openssl makes its signing key
 PKGS="$PKGS debhelper dh-dkms lintian debootstrap systemd"  # packages.sh: make deb, its root
+PKGS="$PKGS rpm rpmlint"  # rpm check (rpm.sh): rpmbuild, rpm -qp, rpm2cpio (with cpio), rpmlint
 PKGS="$PKGS dwarves"  # pahole: prepared trees keep Debian's DEBUG_INFO_BTF (struct module layout)
 PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-efi-aarch64"  # arm64
 PKGS="$PKGS ${UNCORE_EXTRA_PKGS:-}"

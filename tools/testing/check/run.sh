@@ -8,7 +8,8 @@
 #   CHECK: build-S sparse-S (x86), build-arm64-S sparse-arm64-S (arm64 cross)
 #          for each series S of "kdir.sh --list"; coccicheck checkpatch spdx
 #          sim-selftest rcmap vm-runner perf-json docs metrics manpages, dkms (6.1 and
-#          the newest series), packages (the .debs in a Debian 12 root);
+#          the newest series), rpm (make rpm: rpmlint, file lists, scriptlets),
+#          packages (the .debs in a Debian 12 root, the RPMs' scriptlets there);
 #          build-arm64 (both arm64 6.1 checks)
 #          (default: all).  --no-summary leaves the closing line to summary.sh;
 #          set UNCORE_TAP_STATE to share the counts with it.
@@ -29,7 +30,7 @@ for s in $SERIES; do
 	ALL="$ALL build-$s sparse-$s"
 done
 ALL="$ALL coccicheck checkpatch spdx sim-selftest rcmap vm-runner perf-json docs dkms"
-ALL="$ALL metrics manpages packages"
+ALL="$ALL metrics manpages rpm packages"
 for s in $SERIES; do
 	ALL="$ALL build-arm64-$s sparse-arm64-$s"
 done
@@ -66,8 +67,8 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 # Repository files (tracked or untracked, not ignored) of the given kind:
-# "checkpatch" lists sources and scripts, "spdx" adds ASL, SmPL, dkms.conf
-# and the packaged configuration files.
+# "checkpatch" lists sources and scripts, "spdx" adds ASL, SmPL, dkms.conf,
+# the packaged configuration files and packaging/rpm/ (spec, macros, rpmlint).
 list_files()
 {
 	local f
@@ -392,6 +393,7 @@ for c in $CHECKS; do
 		done ;;
 	metrics)		. "$HERE/metrics.sh" && check_metrics ;;
 	manpages)	"$HERE/manpages.sh" >"$TMP/man" 2>&1; tap_result $? manpages "$TMP/man" ;;
+	rpm)		"$HERE/rpm.sh" >"$TMP/rpm.out" 2>&1; tap_result $? rpm "$TMP/rpm.out" ;;
 	packages)	"$HERE/packages.sh" >"$TMP/pkg" 2>&1; tap_result $? packages "$TMP/pkg" ;;
 	*)			unknown "$c" ;;
 	esac
