@@ -8,7 +8,7 @@
 #   make fuzz-soak [FUZZ_SEED=n]
 #   make bench: MMIO per perf callback and read() cost, in the VM (BENCHMARKS.md)
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
-#   make deb: the Debian packages, in .build/deb/ (README.md)
+#   make deb | rpm: the Debian packages in .build/deb/, the RPMs in .build/rpm/ (README.md)
 #   make install-tools | install-exporter [DESTDIR=...] [PREFIX=/usr/local]
 #   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
 
@@ -207,7 +207,7 @@ install-exporter:
 RPM_TOP := $(CURDIR)/.build/rpm
 RPM_SPEC := packaging/rpm/uncore-pmu.spec
 RPM_TARBALL := $(RPM_TOP)/SOURCES/uncore-pmu-$(UNCORE_VERSION).tar.gz
-RPM_FILES := $(DKMS_FILES) $(MODULES_LOAD_CONF) $(EXPORTER_UNIT) packaging/default/uncore-metrics \
+RPM_FILES := $(DKMS_FILES) LICENSE README.md $(MODULES_LOAD_CONF) $(EXPORTER_UNIT) packaging/default/uncore-metrics \
 	tools/uncore-metrics/uncore-metrics tools/uncore-metrics/uncore-metrics.1 \
 	$(wildcard tools/uncore-rcmap/t410-pcie-rcmap tools/uncore-rcmap/t410-pcie-rcmap.1)
 # recursive: rpm is asked only when make rpm runs

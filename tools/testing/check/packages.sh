@@ -3,11 +3,11 @@
 #
 # Usage: $0 - the Debian packages, built, linted, installed and purged.
 #
-# make deb, then lintian (info and pedantic tags included) on what it
-# built. Then, in a throwaway Debian 12 root (debootstrap from the mirror
-# the machine's apt uses, with dkms and the headers of the kernel the DKMS
-# test uses, systemd and perf; made once and cached as a tarball), two
-# rounds:
+# make deb; the .debs hold the same files as the RPMs (rpm.sh --filelist);
+# lintian, info and pedantic tags included, finds nothing. Then, in a
+# throwaway Debian 12 root (debootstrap from the mirror the machine's apt
+# uses, with dkms, the headers of the kernel the DKMS test uses, systemd
+# and perf; made once and cached as a tarball):
 #
 #   1. headers first: dpkg -i both packages; DKMS must have built and
 #      installed every module of dkms.conf for that kernel at install time;
@@ -15,7 +15,9 @@
 #      passes systemd-analyze verify; uncore-metrics runs and finds no PMU
 #      (the unit's ExecCondition); dpkg --purge must leave every file of the
 #      root as it was before the install.
-#   2. package first: with the headers absent, the install builds nothing;
+#   2. the RPMs' dkms scriptlets in that root (rpm.sh --scriptlets), which
+#      must leave it as it was too.
+#   3. package first: with the headers absent, the install builds nothing;
 #      installing the headers afterwards has dkms's kernel hook build and
 #      install every module; purging both leaves the root as it was.
 #
@@ -47,7 +49,6 @@ REL=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$KDIR/include/generated/ut
 VER=$(bash -c '. "$1" && echo "$PACKAGE_VERSION"' _ "$REPO/dkms.conf")
 MODS=$(dkms_modules "$REPO/dkms.conf" | tr '\n' ' ')
 ARCH=$(uname -m)
-BASE=$CACHE/debootstrap/$SUITE-$(dpkg --print-architecture)-$REL.tar
 DKMS_ENV=(env "UNCORE_DKMS_ARCH=^$ARCH\$" UNCORE_DKMS_COMPILE_TEST=1)
 
 mkdir -p "$CACHE/debootstrap"
@@ -86,8 +87,9 @@ make_base()
 	done
 	mount -t proc none "$b/proc"
 	run chroot "$b" apt-get update
+	# shellcheck disable=SC2086 # one word per package
 	run chroot "$b" env DEBIAN_FRONTEND=noninteractive apt-get install -y \
-		--no-install-recommends dkms openssl linux-headers-"$REL" linux-perf systemd
+		--no-install-recommends $BASE_PKGS
 	# the headers again, for round 2
 	mkdir -p "$b/root/debs"
 	run chroot "$b" sh -c "cd /root/debs && apt-get download linux-headers-$REL"
@@ -145,12 +147,33 @@ run make -s -C "$REPO" deb
 DEBS=$(ls "$REPO"/.build/deb/uncore-pmu-dkms_"$VER"_all.deb \
 	  "$REPO"/.build/deb/uncore-pmu-tools_"$VER"_all.deb) || fail "make deb: no packages"
 
+step "the RPMs hold the .debs' files (rpm.sh --filelist)"
+# files only (RPMs list only the directories they own); RPM's unit
+# directory; each distribution's own /usr/share/doc and lintian's
+# overrides left out
+for d in $DEBS; do
+	p=$(dpkg-deb -f "$d" Package)
+	dpkg-deb -c "$d" | awk -v p="$p" '$1 !~ /^d/ { sub(/^\./, "", $6); print p, $6 }'
+done | sed 's| /lib/systemd/system/| /usr/lib/systemd/system/|' |
+	grep -v -e ' /usr/share/doc/' -e ' /usr/share/lintian/' | sort >"$TMP/deb.files"
+"$HERE/rpm.sh" --filelist 2>"$TMP/rpm.err" | grep -v '/$' | sort >"$TMP/rpm.files" ||
+	{ cat "$TMP/rpm.err"; fail "rpm.sh --filelist"; }
+diff -u "$TMP/deb.files" "$TMP/rpm.files" || fail "the .debs and the RPMs differ (above)"
+echo "$(wc -l <"$TMP/deb.files") files, the same in both"
+
 step "lintian: no error, warning, info or pedantic tag"
 run lintian -I --pedantic --fail-on error,warning,info,pedantic \
 	"$REPO/.build/deb/uncore-pmu_${VER}_$(dpkg --print-architecture).changes"
 grep -v '^running with root' "$TMP/cmd.log" && fail "lintian: tags above"
 
-[ -f "$BASE" ] || make_base
+# The root holds the packages' dependencies before the install, so that
+# the purge can be compared with it; a new dependency makes a new root.
+BASE_PKGS="openssl systemd linux-headers-$REL $(for d in $DEBS; do
+	dpkg-deb -f "$d" Depends | tr ',' '\n' | sed 's/[|(].*//; s/ //g' | grep -v '^\$'
+done | sort -u | tr '\n' ' ')"
+BASE=$CACHE/debootstrap/$SUITE-$(dpkg --print-architecture)-$REL-$(echo "$BASE_PKGS" |
+	md5sum | cut -c 1-8).tar
+[ -f "$BASE" ] || { rm -f "$CACHE"/debootstrap/*.tar; make_base; }
 step "a Debian 12 root with dkms and the headers of $REL"
 mkdir -p "$R"
 tar -C "$R" -xf "$BASE"
@@ -193,7 +216,14 @@ run in_root dpkg --purge uncore-pmu-tools uncore-pmu-dkms
 same_as "$TMP/before"
 echo "nothing left"
 
-step "round 2: dpkg -i without headers, then the headers (dkms kernel hook)"
+step "the RPMs' dkms scriptlets in the same root (rpm.sh --scriptlets)"
+umount "$R/proc"
+"$HERE/rpm.sh" --scriptlets "$R" | sed 's/^/    /'
+[ "${PIPESTATUS[0]}" -eq 0 ] || fail "rpm.sh --scriptlets"
+same_as "$TMP/before"
+mount -t proc none "$R/proc"
+
+step "round 3: dpkg -i without headers, then the headers (dkms kernel hook)"
 run chroot "$R" dpkg --purge linux-headers-"$REL"
 snapshot "$TMP/before2"
 run in_root dpkg -i "${OURS[@]}"

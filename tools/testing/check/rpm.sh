@@ -29,9 +29,9 @@
 #
 # Usage: $0 --scriptlets ROOT
 #   Runs the dkms RPM's scriptlets as rpm would, in the chroot ROOT: a
-#   Debian root with dkms, gcc, make, kmod and the headers of at least
-#   one kernel (ROOT/lib/modules/<release>/build), for example made by
-#   --make-root. Needs root; mounts /proc and binds /dev into ROOT for
+#   Debian root with dkms, make, kmod and the headers (with their compiler) of at least
+#   one kernel (ROOT/lib/modules/<release>/build), such as packages.sh
+#   makes. Needs root; mounts /proc and binds /dev into ROOT for
 #   the time of the test (dkms needs both). Twice: once as shipped (x86
 #   is not arm64: %post must succeed and install nothing), then with
 #   UNCORE_DKMS_ARCH=. and UNCORE_DKMS_COMPILE_TEST=1 (dkms.conf reads
@@ -47,12 +47,6 @@
 #   the modules under updates/, payload files, dkms status. A failed run
 #   removes what it installed; ROOT must not hold the package before.
 #   Exit 0 if all passed, 1 with "FAIL: ..." otherwise.
-#
-# Usage: $0 --make-root ROOT
-#   Makes such a ROOT (about 1 minute): debootstrap --variant=minbase of
-#   the host's release from the mirror the host's apt sources name (read
-#   at run time), then dkms, gcc, make, kmod and the host's newest
-#   linux-headers-*-amd64 (same version) from the host's apt sources.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -65,8 +59,8 @@ unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 export LC_ALL=C
 umask 022
 
-fail() { echo "FAIL: $*"; exit 1; }
-step() { echo "== $*"; }
+# shellcheck source=../lib/host.sh
+. "$HERE/../lib/host.sh"
 
 TMP=$(mktemp -d)
 CLEANUP=
@@ -315,7 +309,7 @@ remove_payload()
 	while read -r p; do
 		rm -f "$ROOT$p"
 	done <"$TMP/payload.files"
-	sort -r "$TMP/payload.all" | while read -r p; do
+	sort -r "$TMP/payload.all" "$TMP/payload.parents" | while read -r p; do
 		[ ! -d "$ROOT$p" ] || rmdir "$ROOT$p" 2>/dev/null || :
 	done
 }
@@ -359,12 +353,18 @@ umount_root()
 # installed for every kernel with headers, without it none.
 scriptlet_run()
 {
-	local k m f left post preun
+	local k m f p left post preun
 
 	step "$1: unpack the payload into $ROOT"
 	rpm -qpl "$DKMS_RPM" >"$TMP/payload.all"
 	rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$DKMS_RPM" |
 		awk '$1 !~ /^d/ { print $2 }' >"$TMP/payload.files"
+	# parents the unpack makes that the payload does not list (on RHEL
+	# the filesystem package owns them, /usr/share/licenses say)
+	awk -F/ '{ p = ""; for (i = 2; i < NF; i++) { p = p "/" $i; print p } }' \
+		"$TMP/payload.all" | sort -u | while read -r p; do
+		[ -e "$ROOT$p" ] || echo "$p"
+	done >"$TMP/payload.parents"
 	CLEANUP="undo; umount_root"
 	rpm2cpio "$DKMS_RPM" | (cd "$ROOT" && cpio -idmu --quiet) ||
 		fail "rpm2cpio | cpio into $ROOT failed"
@@ -414,7 +414,7 @@ check_scriptlets()
 
 	ROOT=$(cd "${1:?--scriptlets needs ROOT}" && pwd) || fail "no directory $1"
 	[ "$(id -u)" -eq 0 ] || fail "--scriptlets needs root (chroot)"
-	for k in /bin/sh /usr/sbin/dkms /usr/bin/make /usr/bin/gcc; do
+	for k in /bin/sh /usr/sbin/dkms /usr/bin/make; do
 		[ -x "$ROOT$k" ] || fail "$ROOT has no $k"
 	done
 	command -v rpm2cpio >/dev/null && command -v cpio >/dev/null ||
@@ -437,7 +437,7 @@ check_scriptlets()
 	# a kernel without headers, which %post must leave out
 	mkdir "$ROOT/lib/modules/$NOHDR"
 	MADE_NOHDR=1
-	: >"$TMP/payload.files"
+	: >"$TMP/payload.files"; : >"$TMP/payload.parents"
 	left=$(leftovers)
 	[ -z "$left" ] || { echo "$left"; fail "$ROOT already holds $NAME (above)"; }
 	echo "root $ROOT, kernels with headers: $KERNELS; $NAME $VER"
@@ -448,43 +448,10 @@ check_scriptlets()
 	echo "rpm scriptlets: all passed"
 }
 
-# ---- --make-root ROOT ----
-
-make_root()
-{
-	local root=${1:?--make-root needs ROOT} rel uri hdr ver start
-
-	[ "$(id -u)" -eq 0 ] || fail "--make-root needs root (debootstrap)"
-	command -v debootstrap >/dev/null || fail "debootstrap is not installed"
-	[ ! -e "$root" ] || fail "$root exists"
-	rel=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-	uri=$(apt-get indextargets --format '$(RELEASE) $(REPO_URI)' |
-		awk -v r="$rel" '$1 == r { print $2; exit }')
-	[ -n "$uri" ] || fail "no apt source for $rel"
-	hdr=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
-	[ -n "$hdr" ] || fail "no linux-headers-*-amd64 on the host"
-	hdr=${hdr##*/}
-	ver=$(dpkg-query -W -f '${Version}' "$hdr")
-	start=$(date +%s)
-	step "debootstrap $rel into $root"
-	debootstrap --variant=minbase --include=dkms,gcc,make,kmod "$rel" "$root" "$uri" \
-		>"$TMP/debootstrap.log" 2>&1 ||
-		{ tail -n 20 "$TMP/debootstrap.log"; fail debootstrap; }
-	step "$hdr $ver from the host's apt sources"
-	rm -f "$root/etc/apt/sources.list"
-	cp /etc/apt/sources.list.d/* "$root/etc/apt/sources.list.d/" 2>/dev/null || :
-	[ ! -f /etc/apt/sources.list ] || cp /etc/apt/sources.list "$root/etc/apt/"
-	chroot "$root" sh -c "apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -q --no-install-recommends $hdr=$ver" >"$TMP/apt.log" 2>&1 ||
-		{ tail -n 20 "$TMP/apt.log"; fail "apt-get install $hdr=$ver in $root"; }
-	echo "done in $(($(date +%s) - start)) s"
-}
-
 case ${1:-} in
 '')		check_static ;;
 --filelist)	print_filelist ;;
 --scriptlets)	check_scriptlets "${2:-}" ;;
---make-root)	make_root "${2:-}" ;;
--h|--help)	sed -n '4,55{s/^# \{0,1\}//;s|\$0|'"$0"'|;p}' "$0" ;;
+-h|--help)	sed -n '4,49{s/^# \{0,1\}//;s|\$0|'"$0"'|;p}' "$0" ;;
 *)		fail "unknown option $1 (see $0 --help)" ;;
 esac
