@@ -100,10 +100,14 @@ err = []
 seen = set()
 
 
+SCALED = {'MB/s': ('GB/s', 1e3), 'kB/s': ('GB/s', 1e6), 'B/s': ('GB/s', 1e9),
+          'req/kcycle': ('req/cycle', 1e3), 'req/Mcycle': ('req/cycle', 1e6)}
+
+
 def base(unit):
     """the CSV unit of a column unit, and the factor from it"""
-    if unit == 'MB/s':
-        return 'GB/s', 1000
+    if unit in SCALED:
+        return SCALED[unit]
     m = re.match(r'^([kMG])(.+/s)$', unit)
     if unit != 'GB/s' and m:
         return m.group(2), 1 / PREFIX[m.group(1)]
@@ -112,8 +116,18 @@ def base(unit):
 
 def rule(b, top):
     """the unit the documented rule gives a column of CSV unit B"""
+    if top <= 0:
+        return b
     if b == 'GB/s':
-        return 'GB/s' if top >= 1 else 'MB/s'
+        for u, least in (('GB/s', 1), ('MB/s', 1e-3), ('kB/s', 1e-6)):
+            if top >= least:
+                return u
+        return 'B/s'
+    if b == 'req/cycle':
+        for u, least in (('req/cycle', 1e-3), ('req/kcycle', 1e-4)):
+            if top >= least:
+                return u
+        return 'req/Mcycle'
     if not b.endswith('/s'):
         return b
     for p in ('G', 'M', 'k'):
@@ -421,13 +435,22 @@ metrics_cases()
 	mx_same "$s: scale: table" "$MX_FIX/scale.table" "$W/out"
 	mx_no_exp "$s: scale: table"
 	mx_table_vs_csv "$s: scale: table" "$MX_FIX/scale.csv"
-	mx_eq "$s: scale: bandwidth below 1 GB/s in MB/s, from 1 GB/s in GB/s" \
-		"MB/s GB/s GB/s MB/s" \
-		"$(awk '/^(pcie|pem) / { getline; printf "%s%s %s", s, $1, $2; s = " " }' "$W/out")"
+	mx_eq "$s: scale: bandwidth in GB/s, MB/s or kB/s from 1 of it, else B/s" \
+		"MB/s GB/s kB/s kB/s GB/s B/s" \
+		"$(awk '/^(pcie|pcie-tgt|pem) / { getline; printf "%s%s %s", s, $1, $2; s = " " }' \
+			"$W/out")"
+	mx_eq "$s: scale: from 1 kB/s in kB/s (999999 B/s rounds to 1000.00)" \
+		"1000.00 1.00 | 4.00 0.00" \
+		"$(awk '$1 ~ /^nvidia_pcie_tgt_/ { a = $2 " " $3 }
+			$1 ~ /^mrvl_/ { b = b " " $3 } END { print a " |" b }' "$W/out")"
+	mx_eq "$s: scale: req/cycle, req/kcycle below 0.001, req/Mcycle below 0.0001" \
+		"req/Mcycle req/Mcycle 1.000 2.000 | req/kcycle req/kcycle 0.500 0.100" \
+		"$(awk '/^(pcie|pcie-tgt) / { getline; u = $3 " " $4; getline
+			printf "%s%s %s %s", s, u, $4, $5; s = " | " }' "$W/out")"
 	mx_eq "$s: scale: rates take k, M or G by the largest" "TLP/s GTLP/s" \
 		"$(awk '/^pem / { getline; print $3, $4 }' "$W/out")"
 	mx_eq "$s: scale: too small for the precision is 0.00, undefined -" \
-		"0.00 0.00 0.000 | 0.00 0.00 1.00 0.00 - -" \
+		"0.00 0.00 0.001 | 0.00 0.00 1.00 0.00 - -" \
 		"$(awk '$1 == "nvidia_pcie_pmu_0_rc_1" { a = $2 " " $3 " " $4 }
 			$1 == "mrvl_pcie_rc_pmu_2000" { $1 = ""; b = $0 }
 			END { print a " |" b }' "$W/out")"
