@@ -9,7 +9,7 @@
 # parser of the text exposition format. Every figure of the table view is
 # checked against the CSV output (same number, scaled), and the live view
 # runs in a detached tmux session (private server) whose screen must show
-# the last interval only.
+# the last interval only, and each interval as soon as perf has printed it.
 #
 # run.sh sources this file and calls check_metrics (one result line);
 # executed directly it prints one TAP line per case.
@@ -100,10 +100,14 @@ err = []
 seen = set()
 
 
+SCALED = {'MB/s': ('GB/s', 1e3), 'kB/s': ('GB/s', 1e6), 'B/s': ('GB/s', 1e9),
+          'req/kcycle': ('req/cycle', 1e3), 'req/Mcycle': ('req/cycle', 1e6)}
+
+
 def base(unit):
     """the CSV unit of a column unit, and the factor from it"""
-    if unit == 'MB/s':
-        return 'GB/s', 1000
+    if unit in SCALED:
+        return SCALED[unit]
     m = re.match(r'^([kMG])(.+/s)$', unit)
     if unit != 'GB/s' and m:
         return m.group(2), 1 / PREFIX[m.group(1)]
@@ -112,8 +116,18 @@ def base(unit):
 
 def rule(b, top):
     """the unit the documented rule gives a column of CSV unit B"""
+    if top <= 0:
+        return b
     if b == 'GB/s':
-        return 'GB/s' if top >= 1 else 'MB/s'
+        for u, least in (('GB/s', 1), ('MB/s', 1e-3), ('kB/s', 1e-6)):
+            if top >= least:
+                return u
+        return 'B/s'
+    if b == 'req/cycle':
+        for u, least in (('req/cycle', 1e-3), ('req/kcycle', 1e-4)):
+            if top >= least:
+                return u
+        return 'req/Mcycle'
     if not b.endswith('/s'):
         return b
     for p in ('G', 'M', 'k'):
@@ -217,13 +231,18 @@ ok)
 	eval "cat \"\$FAKE_PERF_OUT\" >&$fd"
 	exit 0 ;;
 slow)
-	# an interval at a time, FAKE_PERF_DELAY seconds apart, as perf -I does
+	# an interval at a time, FAKE_PERF_DELAY seconds apart, as perf -I does;
+	# "sleep" and "wake" go to $FAKE_PERF_MARK (if set) around each pause
 	prev=
 	while IFS= read -r l; do
 		case $l in
 		*[0-9],*)
 			t=${l%%,*}
-			[ -z "$prev" ] || [ "$t" = "$prev" ] || sleep "$FAKE_PERF_DELAY"
+			if [ -n "$prev" ] && [ "$t" != "$prev" ]; then
+				[ -z "$FAKE_PERF_MARK" ] || echo sleep >>"$FAKE_PERF_MARK"
+				sleep "$FAKE_PERF_DELAY"
+				[ -z "$FAKE_PERF_MARK" ] || echo wake >>"$FAKE_PERF_MARK"
+			fi
 			prev=$t ;;
 		esac
 		eval "printf '%s\\n' \"\$l\" >&$fd"
@@ -324,13 +343,24 @@ mx_run()
 	esac
 }
 
+# mx_screen: the screen of the tmux session, trailing blank lines dropped
+mx_screen()
+{
+	tmux -S "$W/tmux.sock" capture-pane -p -t mx |
+		awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && l[n] == "") n--
+					for (i = 1; i <= n; i++) print l[i] }'
+}
+
 # mx_tty SHELL SCREEN ARGS...: the tool under SHELL in a detached tmux
 # session of 160x50 on a private server, with the environment of the
 # caller; when it has ended, the screen (capture-pane, trailing blank lines
 # dropped) goes to SCREEN and its status to $ST. tmux is required: no skip.
+# With MX_PEEK=FILE, the screen is also taken while the fake perf sleeps
+# for the first time (FAKE_PERF_MARK), a second after it fell asleep, into
+# FILE, and what the mark file held then into FILE.mark.
 mx_tty()
 {
-	local sh=$1 scr=$2 sock=$W/tmux.sock path=$W/bin:$PATH
+	local sh=$1 scr=$2 sock=$W/tmux.sock path=$W/bin:$PATH i
 	shift 2
 
 	ST="tmux not installed"
@@ -343,7 +373,7 @@ mx_tty()
 	{
 		printf 'export PATH=%s\n' "$path"
 		for v in UNCORE_METRICS_SYSFS FAKE_PERF_ARGS FAKE_PERF_OUT FAKE_PERF_MODE \
-			 FAKE_PERF_DELAY; do
+			 FAKE_PERF_DELAY FAKE_PERF_MARK; do
 			eval "printf 'export %s=%s\\n' $v \"\${$v:-}\""
 		done
 	} >"$W/tty.env"
@@ -363,10 +393,18 @@ EOF
 		ST="tmux failed"
 		return
 	fi
+	if [ -n "${MX_PEEK:-}" ]; then
+		i=0
+		while [ $i -lt 100 ] && ! grep -q sleep "$FAKE_PERF_MARK" 2>/dev/null; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sleep 1
+		mx_screen >"$MX_PEEK"
+		cat "$FAKE_PERF_MARK" >"$MX_PEEK.mark" 2>/dev/null
+	fi
 	timeout 30 tmux -S "$sock" wait-for mx-done
-	tmux -S "$sock" capture-pane -p -t mx |
-		awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && l[n] == "") n--
-					for (i = 1; i <= n; i++) print l[i] }' >"$scr"
+	mx_screen >"$scr"
 	tmux -S "$sock" kill-server
 	[ ! -s "$W/tty.rc" ] || ST=$(cat "$W/tty.rc")
 }
@@ -397,13 +435,22 @@ metrics_cases()
 	mx_same "$s: scale: table" "$MX_FIX/scale.table" "$W/out"
 	mx_no_exp "$s: scale: table"
 	mx_table_vs_csv "$s: scale: table" "$MX_FIX/scale.csv"
-	mx_eq "$s: scale: bandwidth below 1 GB/s in MB/s, from 1 GB/s in GB/s" \
-		"MB/s GB/s GB/s MB/s" \
-		"$(awk '/^(pcie|pem) / { getline; printf "%s%s %s", s, $1, $2; s = " " }' "$W/out")"
+	mx_eq "$s: scale: bandwidth in GB/s, MB/s or kB/s from 1 of it, else B/s" \
+		"MB/s GB/s kB/s kB/s GB/s B/s" \
+		"$(awk '/^(pcie|pcie-tgt|pem) / { getline; printf "%s%s %s", s, $1, $2; s = " " }' \
+			"$W/out")"
+	mx_eq "$s: scale: from 1 kB/s in kB/s (999999 B/s rounds to 1000.00)" \
+		"1000.00 1.00 | 4.00 0.00" \
+		"$(awk '$1 ~ /^nvidia_pcie_tgt_/ { a = $2 " " $3 }
+			$1 ~ /^mrvl_/ { b = b " " $3 } END { print a " |" b }' "$W/out")"
+	mx_eq "$s: scale: req/cycle, req/kcycle below 0.001, req/Mcycle below 0.0001" \
+		"req/Mcycle req/Mcycle 1.000 2.000 | req/kcycle req/kcycle 0.500 0.100" \
+		"$(awk '/^(pcie|pcie-tgt) / { getline; u = $3 " " $4; getline
+			printf "%s%s %s %s", s, u, $4, $5; s = " | " }' "$W/out")"
 	mx_eq "$s: scale: rates take k, M or G by the largest" "TLP/s GTLP/s" \
 		"$(awk '/^pem / { getline; print $3, $4 }' "$W/out")"
 	mx_eq "$s: scale: too small for the precision is 0.00, undefined -" \
-		"0.00 0.00 0.000 | 0.00 0.00 1.00 0.00 - -" \
+		"0.00 0.00 0.001 | 0.00 0.00 1.00 0.00 - -" \
 		"$(awk '$1 == "nvidia_pcie_pmu_0_rc_1" { a = $2 " " $3 " " $4 }
 			$1 == "mrvl_pcie_rc_pmu_2000" { $1 = ""; b = $0 }
 			END { print a " |" b }' "$W/out")"
@@ -627,6 +674,17 @@ metrics_cases()
 	mx_tty "$s" "$W/screen" --input "$MX_FIX/perf-all.csv" -f ucf
 	mx_same "$s: --input on a terminal: every interval appended" \
 		"$MX_FIX/live-append.screen" "$W/screen"
+	# perf asked for the 18 UCF events prints them, then sleeps 2 s: the
+	# interval is on the screen while it sleeps, not when the next one starts
+	rm -f "$W/mark"
+	FAKE_PERF_MODE=slow FAKE_PERF_DELAY=2 FAKE_PERF_MARK=$W/mark MX_PEEK=$W/peek \
+		mx_tty "$s" "$W/screen" -f ucf
+	mx_eq "$s: live on a terminal: the screen taken while perf sleeps" sleep \
+		"$(cat "$W/peek.mark")"
+	mx_same "$s: live on a terminal: an interval shown at its last event" \
+		"$MX_FIX/live-first.screen" "$W/peek"
+	mx_eq "$s: live on a terminal, -f ucf: status 0, the last interval at the end" \
+		"0|# 2.500000000 s, interval 1500.000 ms" "$ST|$(head -n 1 "$W/screen")"
 	unset UNCORE_METRICS_SYSFS FAKE_PERF_ARGS FAKE_PERF_OUT FAKE_PERF_DELAY
 }
 
