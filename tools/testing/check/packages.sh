@@ -12,8 +12,10 @@
 #   1. headers first: dpkg -i both packages; DKMS must have built and
 #      installed every module of dkms.conf for that kernel at install time;
 #      the conffiles are the tree's; the exporter unit is enabled and
-#      passes systemd-analyze verify; uncore-metrics runs and finds no PMU
-#      (the unit's ExecCondition); dpkg --purge must leave every file of the
+#      passes systemd-analyze verify; its ExecCondition, ExecStart and
+#      ExecStopPost, run with its settings on recorded perf output, write
+#      the expected textfile and remove it; uncore-metrics finds no PMU
+#      (so the condition skips the unit) on this machine; dpkg --purge must leave every file of the
 #      root as it was before the install.
 #   2. the RPMs' dkms scriptlets in that root (rpm.sh --scriptlets), which
 #      must leave it as it was too.
@@ -201,6 +203,34 @@ MANPATH=$R/usr/share/man systemd-analyze verify --root="$R" "/lib/systemd/system
 	>"$TMP/verify" 2>&1 || { cat "$TMP/verify"; fail "systemd-analyze verify $UNIT"; }
 [ -s "$TMP/verify" ] && { cat "$TMP/verify"; fail "systemd-analyze verify: warnings"; }
 echo "$UNIT: enabled, systemd-analyze verify clean"
+# The unit's own command lines, as systemd would run them (its
+# Environment= lines, then /etc/default/uncore-metrics), on the recorded
+# perf output and fake sysfs of the uncore-metrics host tests: the
+# condition passes, the textfile is the fixture's, the stop removes it.
+MX_FIX=$REPO/tools/uncore-metrics/fixtures
+# shellcheck source=metrics.sh
+. "$HERE/metrics.sh"
+metrics_sysfs "$R/tmp/sysfs"
+metrics_fake_perf "$R/tmp/perf"
+chmod +x "$R/tmp/perf"
+cp "$MX_FIX/perf-all.csv" "$R/tmp/"
+u=$R/lib/systemd/system/$UNIT
+unit_env="set -a; $(sed -n 's/^Environment=//p' "$u" | tr '\n' ';') . /etc/default/uncore-metrics; set +a"
+textfile=$(chroot "$R" sh -c "$unit_env; echo \$UNCORE_METRICS_TEXTFILE")
+for k in ExecCondition ExecStart ExecStopPost; do
+	[ "$k" = ExecStopPost ] && cp "$R$textfile" "$TMP/exporter.prom"
+	rc=0
+	chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin UNCORE_METRICS_SYSFS=/tmp/sysfs \
+		PERF=/tmp/perf FAKE_PERF_MODE=ok FAKE_PERF_OUT=/tmp/perf-all.csv \
+		FAKE_PERF_ARGS=/tmp/perf.args \
+		sh -c "$unit_env; $(sed -n "s/^$k=//p" "$u")" >"$TMP/unit.log" 2>&1 || rc=$?
+	[ $rc -eq 0 ] || { cat "$TMP/unit.log"; fail "$UNIT: $k exited $rc"; }
+done
+cmp "$MX_FIX/all.prom" "$TMP/exporter.prom" ||
+	fail "$UNIT: $textfile is not fixtures/all.prom"
+[ ! -e "$R$textfile" ] || fail "$UNIT: ExecStopPost left $textfile"
+rm -rf "$R/tmp/sysfs" "$R/tmp/perf" "$R/tmp/perf-all.csv" "$R/tmp/perf.args"
+echo "$UNIT: its condition, start and stop write and remove $textfile"
 run chroot "$R" uncore-metrics --help
 rc=0
 chroot "$R" uncore-metrics --list >"$TMP/list" 2>&1 || rc=$?
