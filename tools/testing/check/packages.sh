@@ -215,7 +215,8 @@ metrics_fake_perf "$R/tmp/perf"
 chmod +x "$R/tmp/perf"
 cp "$MX_FIX/perf-all.csv" "$R/tmp/"
 u=$R/lib/systemd/system/$UNIT
-unit_env="set -a; $(sed -n 's/^Environment=//p' "$u" | tr '\n' ';') . /etc/default/uncore-metrics; set +a"
+unit_env="set -a; $(sed -n 's/^Environment=//p' "$u" | tr '\n' ';')"
+unit_env="$unit_env . /etc/default/uncore-metrics; set +a"
 textfile=$(chroot "$R" sh -c "$unit_env; echo \$UNCORE_METRICS_TEXTFILE")
 for k in ExecCondition ExecStart ExecStopPost; do
 	[ "$k" = ExecStopPost ] && cp "$R$textfile" "$TMP/exporter.prom"
