@@ -346,7 +346,7 @@ mx_run()
 # mx_screen: the screen of the tmux session, trailing blank lines dropped
 mx_screen()
 {
-	tmux -S "$W/tmux.sock" capture-pane -p -t mx |
+	tmux -S "$MX_SOCK" capture-pane -p -t mx |
 		awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && l[n] == "") n--
 					for (i = 1; i <= n; i++) print l[i] }'
 }
@@ -360,8 +360,15 @@ mx_screen()
 # FILE, and what the mark file held then into FILE.mark.
 mx_tty()
 {
-	local sh=$1 scr=$2 sock=$W/tmux.sock path=$W/bin:$PATH i
+	local sh=$1 scr=$2 sock path=$W/bin:$PATH i
 	shift 2
+
+	# A server of its own each time: kill-server returns before the old
+	# server is gone, and a new session on its socket could meet it dying
+	# ("server exited unexpectedly").
+	MX_TTY_N=$((${MX_TTY_N:-0} + 1))
+	MX_SOCK=$W/tmux.$MX_TTY_N.sock
+	sock=$MX_SOCK
 
 	ST="tmux not installed"
 	: >"$scr"
