@@ -7,7 +7,8 @@
 # Usage: $0 [--no-summary] [CHECK...]
 #   CHECK: build-S sparse-S (x86), build-arm64-S sparse-arm64-S (arm64 cross)
 #          for each series S of "kdir.sh --list"; coccicheck checkpatch spdx
-#          sim-selftest rcmap vm-runner perf-json docs metrics manpages, dkms (6.1 and
+#          sim-selftest fuzz-native (libFuzzer targets, tools/testing/fuzz: corpus,
+#          regressions, 20 s each) rcmap vm-runner perf-json docs metrics manpages, dkms (6.1 and
 #          the newest series), rpm (make rpm: rpmlint, file lists, scriptlets),
 #          packages (the .debs in a Debian 12 root, the RPMs' scriptlets there);
 #          build-arm64 (both arm64 6.1 checks)
@@ -29,7 +30,7 @@ ALL=
 for s in $SERIES; do
 	ALL="$ALL build-$s sparse-$s"
 done
-ALL="$ALL coccicheck checkpatch spdx sim-selftest rcmap vm-runner perf-json docs dkms"
+ALL="$ALL coccicheck checkpatch spdx sim-selftest fuzz-native rcmap vm-runner perf-json docs dkms"
 ALL="$ALL metrics manpages rpm packages"
 for s in $SERIES; do
 	ALL="$ALL build-arm64-$s sparse-arm64-$s"
@@ -53,7 +54,7 @@ summary=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--no-summary)	summary=0; shift ;;
-	-h|--help)	sed -n "4,20{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
+	-h|--help)	sed -n "4,21{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
 	*)		break ;;
 	esac
 done
@@ -322,6 +323,18 @@ check_sim_selftest()
 	tap_result $rc "simulator self-test ($(grep -c '^ok' "$out") checks)" "$out"
 }
 
+# The native libFuzzer targets: every committed input replayed, then a
+# fixed budget of fuzzing each from a fixed seed; figures in the title.
+check_fuzz_native()
+{
+	local out=$TMP/fuzz.out rc=0 figs
+
+	"$REPO/tools/testing/fuzz/run.sh" check "${UNCORE_FUZZ_NATIVE_TIME:-20}" >"$out" 2>&1 || rc=1
+	figs=$(sed -n 's/^fuzz_\([a-z]*\): \([0-9]*\) execs in .*(\([0-9]*\) exec\/s).*/\1 \2 at \3\/s/p' \
+		"$out" | paste -sd, | sed 's/,/, /g')
+	tap_result $rc "fuzz-native (${figs:-no figures})" "$out"
+}
+
 if [ -z "${UNCORE_SKIP_DEPS:-}" ]; then
 	"$HERE/deps.sh" 2>&1 | tee "$TMP/deps.out" >&2
 	[ "${PIPESTATUS[0]}" -eq 0 ] || : >"$TMP/deps.failed"
@@ -380,6 +393,7 @@ for c in $CHECKS; do
 	checkpatch)		check_checkpatch ;;
 	spdx)			check_spdx ;;
 	sim-selftest)		check_sim_selftest ;;
+	fuzz-native)		check_fuzz_native ;;
 	rcmap)			"$HERE/rcmap.sh" >"$TMP/rcm" 2>&1; tap_result $? rcmap "$TMP/rcm" ;;
 	vm-runner)	"$HERE/vm-runner.sh" >"$TMP/vmr" 2>&1
 				tap_result $? "vm-runner ($(tail -n 1 "$TMP/vmr"))" "$TMP/vmr" ;;

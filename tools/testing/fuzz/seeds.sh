@@ -69,3 +69,85 @@ write('register-fails', table([node(nid=1, gsi=0x40), node(nid=2)]), mode=8)
 write('acpi-disabled', table([node()]), mode=2 | 16)
 write('no-table', table([node()]), mode=1 | 4)
 PY
+
+# fuzz_acpi: C2C probes and PCIE-TGT _CRS templates (see fuzz_acpi.c)
+python3 - "$HERE/corpus/fuzz_acpi" <<'PY'
+import struct, sys, os
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+WIN = 0x8b8
+
+def c2c(name, hid, flags, props, nres, uid, size=WIN):
+    d = bytes([0, hid, flags]) + struct.pack('<III', *props) + bytes([nres])
+    d += struct.pack('<H', size - WIN + 0x100) * nres + uid
+    open(f'{out}/c2c-{name}', 'wb').write(d)
+
+c2c('nvlink-cpu', 0, 0b0011, (0x3fff, 0, 0), 15, b'0')
+c2c('nvlink-gpu', 0, 0b1101, (0, 0x7f, 0x3f80), 15, b'1')
+c2c('nvclink-gpu1', 1, 0b1001, (0, 0, 0xfff), 13, b'0x1')
+c2c('nvdlink-cxl', 2, 0b0001, (0, 0, 0), 17, b'0')
+c2c('no-uid', 0, 0b0010, (1, 0, 0), 15, b'0')
+c2c('uid-not-number', 0, 0b0011, (1, 0, 0), 15, b'socket0')
+c2c('uid-no-cpu', 0, 0b0011, (1, 0, 0), 15, b'7')
+c2c('no-instance', 0, 0b1111, (0, 0, 0), 15, b'0')
+c2c('too-few-windows', 0, 0b0011, (1, 0, 0), 14, b'0')
+c2c('window-too-small', 0, 0b0011, (1, 0, 0), 15, b'0', size=WIN - 4)
+c2c('no-type', 9, 0b0011, (1, 0, 0), 15, b'0')
+
+def tgt(name, crs):
+    open(f'{out}/tgt-{name}', 'wb').write(b'\x01' + crs)
+
+END = b'\x79\x00'
+fixed32 = lambda base, ln: b'\x86\x09\x00\x01' + struct.pack('<II', base, ln)
+mem32 = lambda lo, hi, ln: b'\x85\x11\x00\x01' + struct.pack('<IIII', lo, hi, 1, ln)
+qword = lambda lo, hi, ln, off=0, flags=0x0c: (b'\x8a\x2b\x00\x00' + bytes([flags, 0]) +
+        struct.pack('<QQQQQ', 0, lo, hi, off, ln))
+dword = lambda lo, hi, ln: (b'\x87\x17\x00\x00\x0c\x00' + struct.pack('<IIIII', 0, lo, hi, 0, ln))
+irq = b'\x89\x06\x00\x01\x01' + struct.pack('<I', 40)
+
+tgt('fixed32', fixed32(0x30000000, 0x1000) + END)
+tgt('irq-then-mem32', irq + mem32(0x30000000, 0x30000fff, 0x1000) + END)
+tgt('qword', qword(0x3000000000, 0x3000000fff, 0x1000) + END)
+tgt('dword', dword(0x30000000, 0x30000fff, 0x1000) + END)
+tgt('too-small', fixed32(0x30000000, 0xdd0) + END)
+tgt('zero-length-then-ok', fixed32(0x30000000, 0) + fixed32(0x40000000, 0x1000) + END)
+tgt('qword-max-below-min', qword(0x3000001000, 0x3000000000, 0x1000) + END)
+tgt('qword-wraps', qword(0xfffffffffffff000, 0xffffffffffffffff, 0x2000) + END)
+tgt('no-end-tag', fixed32(0x30000000, 0x1000))
+tgt('bad-length', b'\x86\x08\x00' + b'\x00' * 8 + END)
+tgt('no-mem', irq + END)
+tgt('io-only', b'\x4b\x00\x10\x20' + END)
+PY
+
+# fuzz_config: PMU types shaped like ours, with groups (see fuzz_config.c)
+python3 - "$HERE/corpus/fuzz_config" <<'PY'
+import struct, sys, os
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+
+def ev(kind, cpu, c0, c1=0, c2=0):
+    return bytes([kind, cpu]) + struct.pack('<QQQ', c0, c1, c2)
+
+def cfg(name, flags, ncnt, mask, fmts, evs):
+    d = bytes([flags, ncnt, mask]) + b''.join(bytes([m]) + s.encode() + b'\n' for m, s in fmts)
+    d += b'\n' + b''.join(evs)
+    open(f'{out}/{name}', 'wb').write(d)
+
+tgt = [(0, 'config:0-2'), (0, 'config:3-10'), (0, 'config:11'), (0, 'config1:0-63'),
+       (0, 'config2:0-63')]
+cfg('tgt-like', 1, 8, 0, tgt, [ev(0, 0, 0x800 | 1, 0x1000, 0xfff), ev(0, 0, 2), ev(1, 0, 0)])
+c2c = [(0, 'config:0-3'), (1, 'config1:0-1')]
+cfg('c2c-gpu-like', 3, 0, 1, c2c, [ev(0, 2, 1, 1), ev(0, 2, 3, 2), ev(0, 2, 8)])
+cfg('c2c-cpu-like', 3, 0, 2, c2c, [ev(0, 2, 1, 1), ev(0, 2, 5)])
+ucf = [(0, 'config:0-32'), (0, 'config1:0-3'), (0, 'config1:8-11'), (0, 'config1:16-17')]
+cfg('ucf-like', 0, 4, 0, ucf, [ev(0, 0, 0x1), ev(0, 0, 0x100000000), ev(0, 0, 2, 0x10f),
+                               ev(0, 0, 3), ev(0, 0, 4), ev(2, 0, 0)])
+cfg('foreign-leader', 0, 4, 0, ucf, [ev(2, 0, 0), ev(0, 0, 1)])
+cfg('sampling-task', 0, 4, 0, ucf, [ev(4, 0, 0), ev(8, 0, 0), ev(0, 0xff, 0)])
+cfg('bad-spec', 0, 4, 0, [(0, 'config:5-2'), (0, 'config3:1')], [ev(0, 0, 0)])
+cfg('spec-64', 0, 4, 0, [(0, 'config:0-64')], [ev(0, 0, 0)])
+cfg('spec-whole-words', 0, 64, 3, [(0, 'config'), (1, 'config1'), (2, 'config2')],
+    [ev(0, 1, 2**64 - 1, 2**64 - 1, 2**64 - 1)] * 5)
+PY

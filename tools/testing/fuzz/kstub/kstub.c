@@ -164,8 +164,11 @@ int kstrtou32(const char *s, unsigned int base, u32 *res)
 
 /* ---- perf and hotplug: recorded, never refused ---- */
 
+struct pmu *kstub_last_pmu;
+
 int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 {
+	kstub_last_pmu = pmu;
 	static int next_type = 100;
 
 	pmu->name = name;

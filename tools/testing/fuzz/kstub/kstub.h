@@ -465,6 +465,8 @@ struct perf_event {
 static inline bool is_software_event(struct perf_event *e) { return e->software; }
 static inline bool is_sampling_event(struct perf_event *e) { return e->attr.sample_period != 0; }
 static inline void perf_event_update_userpage(struct perf_event *e) { }
+/* the PMU perf_pmu_register() was last given */
+extern struct pmu *kstub_last_pmu;
 int perf_pmu_register(struct pmu *pmu, const char *name, int type);
 void perf_pmu_unregister(struct pmu *pmu);
 void perf_pmu_migrate_context(struct pmu *pmu, int src, int dst);
