@@ -250,7 +250,7 @@ void acpi_dev_free_resource_list(struct list_head *list)
 /* The engine's; tgt_init() never calls it, the filter callbacks would. */
 void uncore_cspmu_write_cfg(struct uncore_cspmu *c, u32 off, u32 val)
 {
-	fuzz_fail("uncore_cspmu_write_cfg() during setup");
+	fuzz_fail("a filter register written during setup");
 }
 
 int __uncore_cspmu_probe(struct platform_device *pdev, const struct uncore_cspmu_impl *impls,
@@ -362,7 +362,7 @@ static void fuzz_tgt(const u8 *data, size_t size)
 	kstub_devm_release();
 }
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+int fuzz_one(const u8 *data, size_t size)
 {
 	static bool once;
 

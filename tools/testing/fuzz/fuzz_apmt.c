@@ -55,7 +55,7 @@ acpi_status acpi_get_table(const char *sig, u32 instance, struct acpi_table_head
 void acpi_put_table(struct acpi_table_header *t)
 {
 	if ((u8 *)t != fuzz_table || --fuzz_table_refs < 0)
-		fuzz_fail("acpi_put_table() of a table not got");
+		fuzz_fail("a table put that was never got");
 }
 
 int acpi_register_gsi(struct device *dev, u32 gsi, int trigger, int polarity)
@@ -144,7 +144,7 @@ void platform_device_unregister(struct platform_device *pdev)
 	fuzz_fail("unregistering a device never registered");
 }
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+int fuzz_one(const u8 *data, size_t size)
 {
 	struct acpi_table_header hdr = { };
 	size_t len;

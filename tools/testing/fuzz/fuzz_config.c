@@ -53,9 +53,11 @@ static const struct uncore_pmu_ops fuzz_ops = {
 static struct uncore_format_attr fuzz_fmt[FUZZ_MAX_FORMATS];
 static struct attribute *fuzz_formats[FUZZ_MAX_FORMATS + 1];
 static char fuzz_spec[FUZZ_MAX_FORMATS][64];
+
 static const char *const fuzz_names[FUZZ_MAX_FORMATS] = {
 	"event", "f1", "f2", "f3", "f4", "f5", "f6", "f7",
 };
+
 /* events/: ids 0-7, the odd ones shown only for attr_mask bit 0 */
 static struct attribute *fuzz_events[] = {
 	UNCORE_EVENT_ATTR_DATA(e0, 0x0, 0, 0x100),
@@ -111,6 +113,37 @@ void __iomem *devm_ioremap_resource(struct device *dev, const struct resource *r
 	return ERR_PTR(-EINVAL);
 }
 
+/* a number as %u takes it: blanks, a sign, digits */
+static const char *fuzz_skip_num(const char *s)
+{
+	const char *d;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		s++;
+	for (d = s; *s >= '0' && *s <= '9'; s++)
+		;
+	return s > d ? s : NULL;
+}
+
+/* "configN", or "configN:" and one or two numbers, nothing after them */
+static bool fuzz_spec_whole(const char *s)
+{
+	if (strncmp(s, "config", 6))
+		return false;
+	s += 6;
+	if (*s == '1' || *s == '2')
+		s++;
+	if (!*s)
+		return true;
+	if (*s++ != ':' || !(s = fuzz_skip_num(s)))
+		return false;
+	if (*s == '-' && !(s = fuzz_skip_num(s + 1)))
+		return false;
+	return !*s;
+}
+
 static u64 fuzz_le64(const u8 *p)
 {
 	u64 v;
@@ -119,7 +152,7 @@ static u64 fuzz_le64(const u8 *p)
 	return v;
 }
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+int fuzz_one(const u8 *data, size_t size)
 {
 	static struct perf_event ev[FUZZ_MAX_EVENTS];
 	static struct pmu other_pmu = { .type = 4 }, sw_pmu = { .type = PERF_TYPE_SOFTWARE };
@@ -201,14 +234,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (all_canonical && memcmp(ref, upmu.cfg_mask, sizeof(ref)))
 		fuzz_fail("config masks differ from the formats");
 	/* what perf reads in format/ must be all the layer took from it */
-	for (i = 0; i < nfmt; i++) {
-		size_t l = strlen(fuzz_spec[i]);
-
+	for (i = 0; i < nfmt; i++)
 		if ((!fuzz_fmt[i].mask || (fuzz_fmt[i].mask & attr_mask)) &&
-		    !(l && fuzz_spec[i][l - 1] >= '0' && fuzz_spec[i][l - 1] <= '9') &&
-		    strcmp(fuzz_spec[i], "config"))
-			fuzz_fail("a format spec with trailing text accepted");
-	}
+		    !fuzz_spec_whole(fuzz_spec[i]))
+			fuzz_fail("a format spec with text after the bits accepted");
 
 	/* events, as perf_event_open() makes them */
 	for (; end - data >= 26 && nev < FUZZ_MAX_EVENTS; data += 26) {

@@ -52,7 +52,9 @@ for t in $TARGETS; do
 
 	if [ "$mode" = check ]; then
 		# every committed input once: none may crash
-		if ! "$BIN/$t" -runs=0 "${seeds[@]}" >"$BIN/$t.replay" 2>&1; then
+		mapfile -t files < <(find "${seeds[@]}" -type f | sort)
+		if ! "$BIN/$t" "${files[@]}" >"$BIN/$t.replay" 2>&1 ||
+		   [ "$(grep -c '^Executed ' "$BIN/$t.replay")" -ne ${#files[@]} ]; then
 			tail -n 40 "$BIN/$t.replay"
 			echo "$t: a corpus or regression input fails"
 			rc=1
@@ -71,15 +73,16 @@ for t in $TARGETS; do
 	r=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$BIN/$t.log")
 	speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$BIN/$t.log")
-	if [ $r -ne 0 ] || grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' \
-		"$BIN/$t.log"; then
+	bad='ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:'
+	if [ $r -ne 0 ] || grep -qE "$bad" "$BIN/$t.log"; then
 		grep -vE '^#[0-9]|Uses: ' "$BIN/$t.log" | tail -n 60
 		echo "$t: CRASH after ${execs:-?} execs; input: $(ls "$out"/crash-* "$out"/leak-* \
 			"$out"/timeout-* "$out"/oom-* 2>/dev/null | head -n 1)"
 		rc=1
 		continue
 	fi
-	echo "$t: ${execs:-?} execs in $secs s (${speed:-?} exec/s), $(ls "$out/corpus" | wc -l) new inputs"
+	new=$(find "$out/corpus" -type f | wc -l)
+	echo "$t: ${execs:-?} execs in $secs s (${speed:-?} exec/s), $new new inputs"
 done
 
 if [ "$mode" = fuzz ] && [ $rc -ne 0 ]; then

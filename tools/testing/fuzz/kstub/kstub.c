@@ -16,7 +16,7 @@ const struct cpumask *cpumask_of(unsigned int cpu)
 	static struct cpumask one[KSTUB_NR_CPUS];
 
 	if (cpu >= KSTUB_NR_CPUS)
-		kstub_warn("cpumask_of: no such CPU");
+		kstub_warn("a cpumask of a CPU that does not exist");
 	one[cpu].bits[0] = 1UL << cpu;
 	return &one[cpu];
 }
@@ -60,6 +60,7 @@ struct kstub_devres {
 	void (*fn)(void *data);
 	void *data;
 };
+
 static struct kstub_devres *kstub_devres;
 
 static int kstub_devres_add(void (*fn)(void *), void *data)
@@ -226,4 +227,10 @@ void put_device(struct device *d)
 const char *acpi_format_exception(acpi_status s)
 {
 	return "AE_ERROR";
+}
+
+/* libFuzzer's entry point: the target's fuzz_one() */
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	return fuzz_one(data, size);
 }

@@ -29,11 +29,11 @@
 #define EPROBE_DEFER		517
 #endif
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
 typedef unsigned long long u64;
-typedef int32_t s32;
+typedef int s32;
 typedef long long s64;
 typedef u16 __le16;
 typedef u32 __le32;
@@ -101,7 +101,10 @@ void kstub_log(const char *fmt, ...);
 #define dev_info(d, fmt, ...)	kstub_log(fmt, ##__VA_ARGS__)
 #define dev_dbg(d, fmt, ...)	kstub_log(fmt, ##__VA_ARGS__)
 #define dev_err_probe(d, e, fmt, ...) (kstub_log(fmt, ##__VA_ARGS__), (e))
-struct va_format { const char *fmt; va_list *va; };
+struct va_format {
+	const char *fmt;
+	va_list *va;
+};
 
 /* A WARN is a kernel bug report: the fuzzer must stop on it. */
 #define WARN_ONCE(c, fmt, ...)	({ bool __c = !!(c); if (__c) kstub_warn(#c); __c; })
@@ -149,8 +152,16 @@ struct static_key_false { bool enabled; };
 #define DECLARE_BITMAP(n, bits)	unsigned long n[BITS_TO_LONGS(bits)]
 static inline void set_bit(unsigned int nr, unsigned long *a) { a[nr / 64] |= 1UL << (nr % 64); }
 static inline void __set_bit(unsigned int nr, unsigned long *a) { set_bit(nr, a); }
-static inline void clear_bit(unsigned int nr, unsigned long *a) { a[nr / 64] &= ~(1UL << (nr % 64)); }
-static inline bool test_bit(unsigned int nr, const unsigned long *a) { return a[nr / 64] >> (nr % 64) & 1; }
+static inline void clear_bit(unsigned int nr, unsigned long *a)
+{
+	a[nr / 64] &= ~(1UL << (nr % 64));
+}
+
+static inline bool test_bit(unsigned int nr, const unsigned long *a)
+{
+	return a[nr / 64] >> (nr % 64) & 1;
+}
+
 static inline bool test_and_set_bit(unsigned int nr, unsigned long *a)
 {
 	bool old = test_bit(nr, a);
@@ -158,6 +169,7 @@ static inline bool test_and_set_bit(unsigned int nr, unsigned long *a)
 	set_bit(nr, a);
 	return old;
 }
+
 static inline unsigned int find_next_bit(const unsigned long *a, unsigned int size,
 					 unsigned int i)
 {
@@ -166,6 +178,7 @@ static inline unsigned int find_next_bit(const unsigned long *a, unsigned int si
 			return i;
 	return size;
 }
+
 static inline unsigned int find_first_zero_bit(const unsigned long *a, unsigned int size)
 {
 	unsigned int i;
@@ -175,6 +188,7 @@ static inline unsigned int find_first_zero_bit(const unsigned long *a, unsigned 
 			return i;
 	return size;
 }
+
 #define for_each_set_bit(b, a, size) \
 	for ((b) = find_next_bit(a, size, 0); (b) < (size); (b) = find_next_bit(a, size, (b) + 1))
 
@@ -191,17 +205,21 @@ static inline void list_add_tail(struct list_head *n, struct list_head *h)
 	h->prev->next = n;
 	h->prev = n;
 }
+
 static inline void list_del(struct list_head *e)
 {
 	e->prev->next = e->next;
 	e->next->prev = e->prev;
-	e->next = e->prev = NULL;
+	e->next = NULL;
+	e->prev = NULL;
 }
+
 static inline void list_del_init(struct list_head *e)
 {
 	list_del(e);
 	INIT_LIST_HEAD(e);
 }
+
 static inline bool list_empty(const struct list_head *h) { return h->next == h; }
 #define list_entry(p, t, m)	container_of(p, t, m)
 #define list_for_each_entry(p, h, m)					\
@@ -219,12 +237,17 @@ static inline bool list_empty(const struct list_head *h) { return h->next == h; 
 typedef struct cpumask { unsigned long bits[1]; } cpumask_t;
 extern unsigned int nr_cpu_ids;
 extern const struct cpumask *cpu_possible_mask, *cpu_online_mask;
-static inline void cpumask_clear(struct cpumask *m) { m->bits[0] = 0; }
+static inline void cpumask_clear(struct cpumask *m)
+{
+	m->bits[0] = 0;
+}
+
 static inline void cpumask_set_cpu(unsigned int c, struct cpumask *m) { m->bits[0] |= 1UL << c; }
 static inline bool cpumask_test_cpu(int c, const struct cpumask *m)
 {
 	return c >= 0 && c < KSTUB_NR_CPUS && (m->bits[0] >> c & 1);
 }
+
 static inline bool cpumask_empty(const struct cpumask *m) { return !m->bits[0]; }
 static inline void cpumask_copy(struct cpumask *d, const struct cpumask *s) { *d = *s; }
 const struct cpumask *cpumask_of(unsigned int cpu);
@@ -249,17 +272,20 @@ struct device {
 	const void *match_data;
 	int numa_node;
 };
+
 struct device_attribute {
 	struct attribute attr;
 	ssize_t (*show)(struct device *dev, struct device_attribute *attr, char *buf);
 	ssize_t (*store)(struct device *dev, struct device_attribute *attr,
 			 const char *buf, size_t count);
 };
+
 struct attribute_group {
 	const char *name;
 	umode_t (*is_visible)(struct kobject *kobj, struct attribute *attr, int n);
 	struct attribute **attrs;
 };
+
 #define __ATTR(_name, _mode, _show, _store) \
 	{ .attr = { .name = #_name, .mode = _mode }, .show = _show, .store = _store }
 #define __ATTR_RO(_name)	__ATTR(_name, 0444, _name##_show, NULL)
@@ -291,11 +317,17 @@ struct resource {
 	const char *name;
 	unsigned long flags;
 };
-static inline resource_size_t resource_size(const struct resource *r) { return r->end - r->start + 1; }
+
+static inline resource_size_t resource_size(const struct resource *r)
+{
+	return r->end - r->start + 1;
+}
+
 static inline unsigned long resource_type(const struct resource *r)
 {
 	return r->flags & IORESOURCE_TYPE_BITS;
 }
+
 struct resource_entry { struct list_head node; struct resource *res; };
 void __iomem *devm_ioremap_resource(struct device *dev, const struct resource *res);
 
@@ -313,6 +345,7 @@ struct platform_device {
 	unsigned int num_resources;
 	struct resource *resource;
 };
+
 struct platform_device_info {
 	const char *name;
 	int id;
@@ -321,6 +354,7 @@ struct platform_device_info {
 	const void *data;
 	size_t size_data;
 };
+
 struct platform_device_id { char name[20]; kernel_ulong_t driver_data; };
 struct acpi_device_id { char id[16]; kernel_ulong_t driver_data; };
 struct device_driver {
@@ -328,11 +362,13 @@ struct device_driver {
 	const struct acpi_device_id *acpi_match_table;
 	bool suppress_bind_attrs;
 };
+
 struct platform_driver {
 	int (*probe)(struct platform_device *pdev);
 	struct device_driver driver;
 	const struct platform_device_id *id_table;
 };
+
 #define module_platform_driver(d) \
 	static struct platform_driver *const kstub_drv_##d __maybe_unused = &d
 struct platform_device *platform_device_register_full(const struct platform_device_info *i);
@@ -365,6 +401,7 @@ struct acpi_table_header {
 	char asl_compiler_id[4];
 	u32 asl_compiler_revision;
 };
+
 struct fwnode_handle { int unused; };
 struct acpi_resource;
 struct acpi_device {
@@ -373,6 +410,7 @@ struct acpi_device {
 	const char *hid;
 	const char *uid;
 };
+
 extern bool acpi_disabled;
 acpi_status acpi_get_table(const char *sig, u32 instance, struct acpi_table_header **t);
 void acpi_put_table(struct acpi_table_header *t);
@@ -416,11 +454,13 @@ static inline s64 local64_cmpxchg(local64_t *l, s64 old, s64 new)
 		l->v = new;
 	return cur;
 }
+
 struct perf_event_attr {
 	u32 type;
 	u64 config, config1, config2;
 	u64 sample_period;
 };
+
 struct hw_perf_event {
 	u64 config;
 	unsigned long event_base;
@@ -428,6 +468,7 @@ struct hw_perf_event {
 	int state;
 	local64_t prev_count;
 };
+
 struct perf_event;
 struct pmu {
 	struct module *module;
@@ -449,6 +490,7 @@ struct pmu {
 	int (*commit_txn)(struct pmu *pmu);
 	void (*cancel_txn)(struct pmu *pmu);
 };
+
 struct perf_event {
 	struct list_head sibling_list;
 	struct list_head active_entry;
@@ -461,9 +503,14 @@ struct perf_event {
 	unsigned int attach_state;
 	bool software;
 };
+
 #define for_each_sibling_event(s, l) list_for_each_entry(s, &(l)->sibling_list, sibling_list)
 static inline bool is_software_event(struct perf_event *e) { return e->software; }
-static inline bool is_sampling_event(struct perf_event *e) { return e->attr.sample_period != 0; }
+static inline bool is_sampling_event(struct perf_event *e)
+{
+	return e->attr.sample_period != 0;
+}
+
 static inline void perf_event_update_userpage(struct perf_event *e) { }
 /* the PMU perf_pmu_register() was last given */
 extern struct pmu *kstub_last_pmu;
@@ -474,8 +521,8 @@ void perf_pmu_migrate_context(struct pmu *pmu, int src, int dst);
 /* hotplug, interrupts, timers */
 enum cpuhp_state { CPUHP_AP_ONLINE_DYN = 100 };
 int cpuhp_setup_state_multi(enum cpuhp_state s, const char *name,
-			    int (*up)(unsigned int, struct hlist_node *),
-			    int (*down)(unsigned int, struct hlist_node *));
+			    int (*up)(unsigned int cpu, struct hlist_node *n),
+			    int (*down)(unsigned int cpu, struct hlist_node *n));
 void cpuhp_remove_multi_state(enum cpuhp_state s);
 int cpuhp_state_add_instance(enum cpuhp_state s, struct hlist_node *n);
 int cpuhp_state_remove_instance_nocalls(enum cpuhp_state s, struct hlist_node *n);
@@ -489,6 +536,9 @@ static inline void hrtimer_setup(struct hrtimer *t, enum hrtimer_restart (*fn)(s
 {
 	t->function = fn;
 }
+
+/* each target's test of one input (LLVMFuzzerTestOneInput() calls it) */
+int fuzz_one(const u8 *data, size_t size);
 
 /* the helper layer's register backend, which the targets never register */
 struct uncore_win;
