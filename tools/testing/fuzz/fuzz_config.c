@@ -137,11 +137,12 @@ static bool fuzz_spec_whole(const char *s)
 		s++;
 	if (!*s)
 		return true;
-	if (*s++ != ':' || !(s = fuzz_skip_num(s)))
+	if (*s++ != ':')
 		return false;
-	if (*s == '-' && !(s = fuzz_skip_num(s + 1)))
-		return false;
-	return !*s;
+	s = fuzz_skip_num(s);
+	if (s && *s == '-')
+		s = fuzz_skip_num(s + 1);
+	return s && !*s;
 }
 
 static u64 fuzz_le64(const u8 *p)
