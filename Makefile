@@ -6,6 +6,7 @@
 #   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=name] [ARCH=arm64]
 #        [KERNEL=5.10|6.1|6.12|7.3]
 #   make fuzz-soak [FUZZ_SEED=n]
+#   make fuzz-native [FUZZ_TIME=seconds]: the native libFuzzer targets (tools/testing/fuzz)
 #   make bench: MMIO per perf callback and read() cost, in the VM (BENCHMARKS.md)
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
 #   make deb | rpm: the Debian packages in .build/deb/, the RPMs in .build/rpm/ (README.md)
@@ -55,7 +56,7 @@ GEN := $(CURDIR)/.build/$(TARGET_ARCH)$(subst /,_,$(abspath $(KDIR)))
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(CONFIGS) UNCORE_GEN=$(GEN) \
 	UNCORE_VERSION=$(UNCORE_VERSION)
 
-.PHONY: all modules install clean check demo vm-test fuzz-soak bench help FORCE
+.PHONY: all modules install clean check demo vm-test fuzz-soak fuzz-native bench help FORCE
 
 all: modules
 
@@ -102,6 +103,13 @@ fuzz-soak:
 		$(if $(FUZZ_SEED),UNCORE_FUZZ_SEED=$(FUZZ_SEED)) \
 		tools/testing/vm-test.sh --only '95-*'
 
+# make fuzz-native [FUZZ_TIME=seconds]: the native libFuzzer targets
+# (tools/testing/fuzz/README.md), each for FUZZ_TIME seconds (default 600),
+# corpus grown and crashes kept in .build/fuzz-native/<target>/.
+FUZZ_TIME ?= 600
+fuzz-native:
+	tools/testing/fuzz/run.sh fuzz $(FUZZ_TIME) $(CURDIR)/.build/fuzz-native
+
 # make bench: the MMIO bench (tests/87-bench.sh) alone in the x86 VM, with
 # its timing part, and the same on the upstream twins (PEM, CMEM, C2C in
 # that boot; the CoreSight PMU twins in an arm64 boot), on the newest
@@ -113,7 +121,7 @@ bench:
 	tools/testing/vm-test.sh --bench --kernel $$newest --arch arm64 --only '87-twin-bench-cspmu.sh'
 
 help:
-	@sed -n '3,13p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,14p' $(firstword $(MAKEFILE_LIST))
 
 # ---- DKMS package (dkms.conf) ----
 #

@@ -388,7 +388,7 @@ static int uncore_parse_format(const char *spec, unsigned int *word, u64 *mask)
 {
 	unsigned int lo, hi;
 	const char *p;
-	int n;
+	int n, len = 0;
 
 	if (strncmp(spec, "config", 6))
 		return -EINVAL;
@@ -402,10 +402,11 @@ static int uncore_parse_format(const char *spec, unsigned int *word, u64 *mask)
 	}
 	if (*p != ':')
 		return -EINVAL;
-	n = sscanf(p + 1, "%u-%u", &lo, &hi);
+	/* nothing after the bits: perf would read "config:0-5,8" as 0-5 and 8 */
+	n = sscanf(p + 1, "%u%n-%u%n", &lo, &len, &hi, &len);
 	if (n == 1)
 		hi = lo;
-	if (n < 1 || hi > 63 || lo > hi)
+	if (n < 1 || p[1 + len] || hi > 63 || lo > hi)
 		return -EINVAL;
 	*mask = GENMASK_ULL(hi, lo);
 	return 0;

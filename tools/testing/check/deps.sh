@@ -18,6 +18,8 @@ PKGS="$PKGS debhelper dh-dkms lintian debootstrap systemd"  # packages.sh: make 
 PKGS="$PKGS rpm rpmlint"  # rpm check (rpm.sh): rpmbuild, rpm -qp, rpm2cpio (with cpio), rpmlint
 PKGS="$PKGS dwarves"  # pahole: prepared trees keep Debian's DEBUG_INFO_BTF (struct module layout)
 PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-efi-aarch64"  # arm64
+# fuzz-native (tools/testing/fuzz): clang with libFuzzer and the ASan/UBSan runtimes
+PKGS="$PKGS clang-14 libclang-rt-14-dev"
 PKGS="$PKGS ${UNCORE_EXTRA_PKGS:-}"
 
 # arm64.sh downloads Debian's arm64 headers, kernel image and guest userland

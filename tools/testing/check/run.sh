@@ -7,7 +7,8 @@
 # Usage: $0 [--no-summary] [CHECK...]
 #   CHECK: build-S sparse-S (x86), build-arm64-S sparse-arm64-S (arm64 cross)
 #          for each series S of "kdir.sh --list"; coccicheck checkpatch spdx
-#          sim-selftest rcmap vm-runner perf-json docs metrics manpages, dkms (6.1 and
+#          sim-selftest fuzz-native (libFuzzer targets, tools/testing/fuzz: corpus,
+#          regressions, 20 s each) rcmap vm-runner perf-json docs metrics manpages, dkms (6.1 and
 #          the newest series), rpm (make rpm: rpmlint, file lists, scriptlets),
 #          packages (the .debs in a Debian 12 root, the RPMs' scriptlets there);
 #          build-arm64 (both arm64 6.1 checks)
@@ -29,7 +30,7 @@ ALL=
 for s in $SERIES; do
 	ALL="$ALL build-$s sparse-$s"
 done
-ALL="$ALL coccicheck checkpatch spdx sim-selftest rcmap vm-runner perf-json docs dkms"
+ALL="$ALL coccicheck checkpatch spdx sim-selftest fuzz-native rcmap vm-runner perf-json docs dkms"
 ALL="$ALL metrics manpages rpm packages"
 for s in $SERIES; do
 	ALL="$ALL build-arm64-$s sparse-arm64-$s"
@@ -44,6 +45,12 @@ CP_IGNORE_C=
 CP_IGNORE_BUILD=
 CP_IGNORE_SCRIPT=
 CP_IGNORE_DOC=
+# tools/testing/fuzz/kstub/: user-space stand-ins for kernel headers, which
+# re-create the kernel's own macros, typedefs and attribute spellings (its
+# list.h and kconfig.h trip the same checks), and libFuzzer's entry point
+CP_IGNORE_KSTUB=MACRO_ARG_REUSE,MACRO_ARG_PRECEDENCE,COMPLEX_MACRO,NEW_TYPEDEFS
+CP_IGNORE_KSTUB=$CP_IGNORE_KSTUB,PREFER_DEFINED_ATTRIBUTE_MACRO,IS_ENABLED_CONFIG,EXPORT_SYMBOL
+CP_IGNORE_KSTUB=$CP_IGNORE_KSTUB,CAMELCASE
 
 # Semantic patches that cannot run with this spatch, "name.cocci" each,
 # with the reason in a comment (none so far: the two OCaml ones need ocaml-nox).
@@ -53,7 +60,7 @@ summary=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--no-summary)	summary=0; shift ;;
-	-h|--help)	sed -n "4,20{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
+	-h|--help)	sed -n "4,21{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
 	*)		break ;;
 	esac
 done
@@ -286,7 +293,10 @@ check_checkpatch()
 	all=$(list_files checkpatch)
 	# shellcheck disable=SC2046 # word splitting wanted (no blanks in names)
 	{
-		checkpatch_group "$CP_IGNORE_C" $(echo "$all" | grep -E '\.[ch]$')
+		checkpatch_group "$CP_IGNORE_C" $(echo "$all" | grep -E '\.[ch]$' |
+			grep -v '^tools/testing/fuzz/kstub/')
+		checkpatch_group "$CP_IGNORE_KSTUB" $(echo "$all" | grep -E '\.[ch]$' |
+			grep '^tools/testing/fuzz/kstub/')
 		checkpatch_group "$CP_IGNORE_BUILD" \
 			$(echo "$all" | grep -E '(^|/)(Kbuild|Kconfig|Makefile)$')
 		checkpatch_group "$CP_IGNORE_DOC" $(echo "$all" | grep -E '\.(md|rst)$')
@@ -320,6 +330,20 @@ check_sim_selftest()
 	grep -q '^not ok' "$out" && rc=1
 	grep -q '^ok' "$out" || rc=1
 	tap_result $rc "simulator self-test ($(grep -c '^ok' "$out") checks)" "$out"
+}
+
+# The native libFuzzer targets: every committed input replayed, then a
+# fixed budget of fuzzing each from a fixed seed; figures in the title.
+check_fuzz_native()
+{
+	local out=$TMP/fuzz.out rc=0 figs re
+
+	"$REPO/tools/testing/fuzz/run.sh" check "${UNCORE_FUZZ_NATIVE_TIME:-20}" >"$out" 2>&1 ||
+		rc=1
+	# "fuzz_apmt: 1234 execs in 20 s (61 exec/s), ..." -> "apmt 1234 at 61/s"
+	re='s/^fuzz_\([a-z]*\): \([0-9]*\) execs in .*(\([0-9]*\) exec\/s).*/\1 \2 at \3\/s/p'
+	figs=$(sed -n "$re" "$out" | paste -sd, | sed 's/,/, /g')
+	tap_result $rc "fuzz-native (${figs:-no figures})" "$out"
 }
 
 if [ -z "${UNCORE_SKIP_DEPS:-}" ]; then
@@ -380,6 +404,7 @@ for c in $CHECKS; do
 	checkpatch)		check_checkpatch ;;
 	spdx)			check_spdx ;;
 	sim-selftest)		check_sim_selftest ;;
+	fuzz-native)		check_fuzz_native ;;
 	rcmap)			"$HERE/rcmap.sh" >"$TMP/rcm" 2>&1; tap_result $? rcmap "$TMP/rcm" ;;
 	vm-runner)	"$HERE/vm-runner.sh" >"$TMP/vmr" 2>&1
 				tap_result $? "vm-runner ($(tail -n 1 "$TMP/vmr"))" "$TMP/vmr" ;;
