@@ -156,6 +156,26 @@ struct sim_rate;
 struct sim_irq;
 
 /**
+ * struct sim_on_read - an injection armed on a register read (inject_on_read)
+ * @state: SIM_ON_READ_IDLE, _ARMED, or a negative errno of the injection
+ *         that failed when it fired
+ * @win:   window index of the register
+ * @off:   its offset in the window
+ * @inj:   the line to apply right after the driver's next read of it
+ * @text:  what was written, shown while armed
+ */
+struct sim_on_read {
+	int state;
+	unsigned int win;
+	u32 off;
+	struct sim_inject inj;
+	char text[128];
+};
+
+#define SIM_ON_READ_IDLE	0
+#define SIM_ON_READ_ARMED	1
+
+/**
  * struct sim_dev - one simulated device
  * @desc:      its topology entry
  * @ops:       its kind's model
@@ -170,6 +190,7 @@ struct sim_irq;
  * @rate_work: applies @rate periodically
  * @injecting: inject writes in progress (the busy file)
  * @irq:       its overflow interrupt (sim_irq.c), or NULL for none
+ * @on_read:   the injection armed on a register read, under @lock
  */
 struct sim_dev {
 	const struct sim_dev_desc *desc;
@@ -183,6 +204,7 @@ struct sim_dev {
 	struct delayed_work rate_work;
 	atomic_t injecting;
 	struct sim_irq *irq;
+	struct sim_on_read on_read;
 };
 
 /**

@@ -143,6 +143,26 @@ static const struct sim_win_ref *sim_lookup(u64 addr, u64 size)
 	return &sim_map[lo];
 }
 
+/*
+ * An injection armed on a register (the inject_on_read file) goes in right
+ * after the driver's read of that register, under the same lock hold: the
+ * read returns the value before it, the next access sees it. Under the
+ * lock nothing can wait, so a line the model would deliver in chunks fails
+ * (-EFBIG) after its first chunk.
+ */
+static void sim_on_read_fire(struct sim_dev *sdev, unsigned int win, u32 off)
+{
+	struct sim_on_read *h = &sdev->on_read;
+	struct sim_inject one;
+	int ret;
+
+	if (h->state != SIM_ON_READ_ARMED || h->win != win || h->off != off)
+		return;
+	one = h->inj;
+	ret = sdev->ops->inject(sdev, &one);
+	h->state = ret > 0 ? -EFBIG : ret;
+}
+
 static bool sim_be_claims(phys_addr_t phys, resource_size_t size)
 {
 	return size && sim_lookup(phys, size);
@@ -169,6 +189,7 @@ static u64 sim_be_read(phys_addr_t addr, unsigned int bytes)
 	sdev->stats.mmio_reads++;
 	if (counting)
 		sdev->stats.reads_while_running++;
+	sim_on_read_fire(sdev, ref->win, addr - ref->base);
 	raw_spin_unlock_irqrestore(&sdev->lock, flags);
 	return bytes == 4 ? lower_32_bits(val) : val;
 }
@@ -522,6 +543,88 @@ static const struct file_operations sim_inject_fops = {
 	.write	= sim_inject_write,
 };
 
+/*
+ * inject_on_read: "<window>:<offset> <inject line>" arms the line on that
+ * register; an empty write disarms. Reading shows the armed text, nothing
+ * once it fired (or was never armed), or "failed <errno>" if the
+ * injection failed when it fired.
+ */
+static int sim_on_read_show(struct seq_file *m, void *v)
+{
+	struct sim_dev *sdev = m->private;
+	struct sim_on_read h;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sdev->lock, flags);
+	h = sdev->on_read;
+	raw_spin_unlock_irqrestore(&sdev->lock, flags);
+	if (h.state == SIM_ON_READ_ARMED)
+		seq_printf(m, "%s\n", h.text);
+	else if (h.state < 0)
+		seq_printf(m, "failed %d\n", h.state);
+	return 0;
+}
+
+static int sim_on_read_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sim_on_read_show, inode->i_private);
+}
+
+static ssize_t sim_on_read_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct sim_dev *sdev = ((struct seq_file *)file->private_data)->private;
+	struct sim_on_read h = { .state = SIM_ON_READ_IDLE };
+	char *buf, *line, *reg, *colon;
+	unsigned long flags;
+	unsigned int i;
+	int ret;
+
+	if (!sdev->ops->inject)
+		return -EOPNOTSUPP;
+	if (count >= sizeof(h.text))
+		return -E2BIG;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	line = strim(buf);
+	strscpy(h.text, line, sizeof(h.text));
+	if (*line) {
+		ret = -EINVAL;
+		reg = strsep(&line, " \t");
+		colon = strchr(reg, ':');
+		if (!colon || !line)
+			goto out;
+		*colon = '\0';
+		for (i = 0; i < sdev->desc->nr_wins; i++)
+			if (!strcmp(reg, sdev->desc->wins[i].name))
+				break;
+		if (i == sdev->desc->nr_wins || kstrtou32(colon + 1, 0, &h.off) ||
+		    !IS_ALIGNED(h.off, 4) || h.off >= sdev->desc->wins[i].size)
+			goto out;
+		h.win = i;
+		if (sim_parse_line(sdev->ops, line, &h.inj, NULL) != 1)
+			goto out;
+		h.state = SIM_ON_READ_ARMED;
+	}
+	raw_spin_lock_irqsave(&sdev->lock, flags);
+	sdev->on_read = h;
+	raw_spin_unlock_irqrestore(&sdev->lock, flags);
+	ret = count;
+out:
+	kfree(buf);
+	return ret;
+}
+
+static const struct file_operations sim_on_read_fops = {
+	.owner		= THIS_MODULE,
+	.open		= sim_on_read_open,
+	.read		= seq_read,
+	.write		= sim_on_read_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 static void sim_rate_work(struct work_struct *work)
 {
 	struct sim_dev *sdev = container_of(to_delayed_work(work),
@@ -727,7 +830,10 @@ static int sim_devices_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sim_devices);
 
-/* What would still change counters: running rates, inject writes under way. */
+/*
+ * What would still change counters: running rates, inject writes under way,
+ * injections armed on a register read.
+ */
 static int sim_busy_show(struct seq_file *m, void *v)
 {
 	unsigned int i;
@@ -741,6 +847,8 @@ static int sim_busy_show(struct seq_file *m, void *v)
 		mutex_unlock(&sdev->rate_lock);
 		if (atomic_read(&sdev->injecting))
 			seq_printf(m, "%s inject\n", sdev->desc->name);
+		if (READ_ONCE(sdev->on_read.state) == SIM_ON_READ_ARMED)
+			seq_printf(m, "%s inject_on_read\n", sdev->desc->name);
 	}
 	return 0;
 }
@@ -760,6 +868,8 @@ static int sim_debugfs_init(void)
 
 		sdev->dir = debugfs_create_dir(sdev->desc->name, sim_root);
 		debugfs_create_file("inject", 0200, sdev->dir, sdev, &sim_inject_fops);
+		debugfs_create_file("inject_on_read", 0600, sdev->dir, sdev,
+				    &sim_on_read_fops);
 		debugfs_create_file("rate", 0600, sdev->dir, sdev, &sim_rate_fops);
 		debugfs_create_file("regs", 0400, sdev->dir, sdev, &sim_regs_fops);
 		debugfs_create_file("stats", 0600, sdev->dir, sdev, &sim_stats_fops);

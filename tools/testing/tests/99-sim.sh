@@ -37,6 +37,28 @@ cat $UNCORE_SIM/$U/rate >/dev/null
 check_eq "rate: reading leaves it running" "$U rate" "$(cat $UNCORE_SIM/busy)"
 echo > $UNCORE_SIM/$U/rate
 
+# inject_on_read: a line armed on one register, applied once right after
+# the driver's next read of it; busy names it while it is armed
+O=$UNCORE_SIM/$U/inject_on_read
+for w in 'page7:0x0 event=cycles' 'page0:0x2 event=cycles' 'page0:0x1000 event=cycles' \
+	 'page0:0xf8 event=bogus' 'page0:0xf8' 'page0 event=cycles'; do
+	check_fail "inject_on_read: '$w' refused" sh -c "echo '$w' > $O"
+done
+L='page0:0xf8 event=cycles value=1000'
+echo "$L" > $O
+check_eq "inject_on_read: reads back while armed" "$L" "$(cat $O)"
+check_eq "busy: names the armed injection" "$U inject_on_read" "$(cat $UNCORE_SIM/busy)"
+echo > $O
+check_eq "inject_on_read: an empty write disarms" "" "$(cat $O)$(cat $UNCORE_SIM/busy)"
+# armed on the cycle counter (page 0, 0xf8): the driver reads it once, at
+# the end of the count, after stopping it; the read returns the value
+# before the armed traffic, which then reaches no counting counter
+echo "$L" > $O
+c=$(stat_count "$U/cycles/" "echo 'event=cycles value=5' > $UNCORE_SIM/$U/inject")
+check_eq "inject_on_read: fired on the driver's read, after its value" "5 fired" \
+	"$c $([ -z "$(cat $O)" ] && echo fired)"
+check_eq "busy: nothing armed once it fired" "" "$(cat $UNCORE_SIM/busy)"
+
 # the traffic itself: counted while the rate runs, none once a truncating
 # open stopped it
 count() {

@@ -201,14 +201,15 @@ for m in $MODULES; do
 done
 
 # sim_idle NAME: every test leaves the simulator as it found it, no rate
-# running and no injection under way (an injection still going a few seconds
-# after the test's processes were killed); else the test fails and what it
+# running, no injection armed on a register read and no injection under
+# way (an injection still going a few seconds after the test's processes
+# were killed); else the test fails and what it
 # left is stopped, so that no later test counts its traffic.
 sim_idle() {
 	[ -r $UNCORE_SIM/busy ] || return 0
 	i=0
 	while [ -n "$(cat $UNCORE_SIM/busy)" ] && [ $i -lt 30 ]; do
-		grep -q ' rate$' $UNCORE_SIM/busy && break
+		grep -qE ' (rate|inject_on_read)$' $UNCORE_SIM/busy && break
 		sleep 0.1; i=$((i + 1))
 	done
 	left=$(cat $UNCORE_SIM/busy)
@@ -216,6 +217,9 @@ sim_idle() {
 	say "not ok - $1: left the simulator busy: $(echo $left)"
 	for d in $(echo "$left" | awk '$2 == "rate" { print $1 }'); do
 		echo >$UNCORE_SIM/$d/rate
+	done
+	for d in $(echo "$left" | awk '$2 == "inject_on_read" { print $1 }'); do
+		echo >$UNCORE_SIM/$d/inject_on_read
 	done
 }
 

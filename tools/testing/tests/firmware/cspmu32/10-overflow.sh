@@ -44,5 +44,19 @@ echo 1 > /sys/devices/system/cpu/cpu2/online
 c=$(stat_count "$U/slc_bytes_rd/" "echo 'event=slc_bytes_rd value=$big' > $UNCORE_SIM/$U/inject")
 check_eq "after the CPU came back: exact again" "$big" "$c"
 check_eq "IRQ affinity follows" 2 "$(cat /proc/irq/$irq/effective_affinity_list 2>&1)"
+# Independently of what /proc/irq says: the overflow interrupts of the
+# next count are taken on CPU 2, the PMU's CPU again, and on no other.
+percpu() {
+	awk -v d="$1" '$NF == d { print $2, $3, $4, $5 }' /proc/interrupts
+}
+set -- $(percpu "$dev")
+b0=$1 b1=$2 b2=$3 b3=$4
+c=$(stat_count "$U/slc_bytes_wr/" "echo 'event=slc_bytes_wr value=$big' > $UNCORE_SIM/$U/inject")
+check_eq "after the CPU came back: a second count exact" "$big" "$c"
+set -- $(percpu "$dev")
+on2=$(($3 - b2))
+[ $on2 -ge 4 ] && on2=yes
+check_eq "after the CPU came back: overflow interrupts on CPU 2 only" "0 0 yes 0" \
+	"$(($1 - b0)) $(($2 - b1)) $on2 $(($4 - b3))"
 
 done_testing
