@@ -12,6 +12,7 @@
 #   make deb | rpm: the Debian packages in .build/deb/, the RPMs in .build/rpm/ (README.md)
 #   make install-tools | install-exporter [DESTDIR=...] [PREFIX=/usr/local]
 #   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
+#   make mutation [MUTANTS="name ..."]: driver mutants against the VM tests (tools/testing/mutation)
 
 HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/x86_64/x86/')
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -56,7 +57,7 @@ GEN := $(CURDIR)/.build/$(TARGET_ARCH)$(subst /,_,$(abspath $(KDIR)))
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(CONFIGS) UNCORE_GEN=$(GEN) \
 	UNCORE_VERSION=$(UNCORE_VERSION)
 
-.PHONY: all modules install clean check demo vm-test fuzz-soak fuzz-native bench help FORCE
+.PHONY: all modules install clean check demo vm-test fuzz-soak fuzz-native bench mutation help FORCE
 
 all: modules
 
@@ -120,8 +121,15 @@ bench:
 	tools/testing/vm-test.sh --bench --kernel $$newest && \
 	tools/testing/vm-test.sh --bench --kernel $$newest --arch arm64 --only '87-twin-bench-cspmu.sh'
 
+# make mutation [MUTANTS="name ..."]: each mutant of tools/testing/mutation/mutants
+# (one slip in a copy of the tree) against the guest tests that should
+# catch it, one VM boot per tests: line; killed, survived or stillborn each,
+# then the kill ratio (tools/testing/mutation/README.md).
+mutation:
+	+tools/testing/mutation/run.sh $(MUTANTS)
+
 help:
-	@sed -n '3,14p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,15p' $(firstword $(MAKEFILE_LIST))
 
 # ---- DKMS package (dkms.conf) ----
 #

@@ -10,7 +10,8 @@
 #          sim-selftest fuzz-native (libFuzzer targets, tools/testing/fuzz: corpus,
 #          regressions, 20 s each) rcmap vm-runner perf-json docs metrics manpages, dkms (6.1 and
 #          the newest series), rpm (make rpm: rpmlint, file lists, scriptlets),
-#          packages (the .debs in a Debian 12 root, the RPMs' scriptlets there);
+#          packages (the .debs in a Debian 12 root, the RPMs' scriptlets there),
+#          mutants (the list of make mutation, statically: mutation/run.sh --check);
 #          build-arm64 (both arm64 6.1 checks)
 #          (default: all).  --no-summary leaves the closing line to summary.sh;
 #          set UNCORE_TAP_STATE to share the counts with it.
@@ -31,7 +32,7 @@ for s in $SERIES; do
 	ALL="$ALL build-$s sparse-$s"
 done
 ALL="$ALL coccicheck checkpatch spdx sim-selftest fuzz-native rcmap vm-runner perf-json docs dkms"
-ALL="$ALL metrics manpages rpm packages"
+ALL="$ALL metrics manpages rpm packages mutants"
 for s in $SERIES; do
 	ALL="$ALL build-arm64-$s sparse-arm64-$s"
 done
@@ -60,7 +61,7 @@ summary=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--no-summary)	summary=0; shift ;;
-	-h|--help)	sed -n "4,21{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
+	-h|--help)	sed -n "4,22{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
 	*)		break ;;
 	esac
 done
@@ -420,6 +421,9 @@ for c in $CHECKS; do
 	manpages)	"$HERE/manpages.sh" >"$TMP/man" 2>&1; tap_result $? manpages "$TMP/man" ;;
 	rpm)		"$HERE/rpm.sh" >"$TMP/rpm.out" 2>&1; tap_result $? rpm "$TMP/rpm.out" ;;
 	packages)	"$HERE/packages.sh" >"$TMP/pkg" 2>&1; tap_result $? packages "$TMP/pkg" ;;
+	mutants)	"$REPO/tools/testing/mutation/run.sh" --check >"$TMP/mut" 2>&1
+			tap_result $? "mutants ($(grep -c '^ok' "$TMP/mut") of make mutation)" \
+				"$TMP/mut" ;;
 	*)			unknown "$c" ;;
 	esac
 done
