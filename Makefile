@@ -5,13 +5,14 @@
 #   make [KDIR=<kernel build tree>] [ARCH=arm64 CROSS_COMPILE=...] [COMPILE_TEST=1] [W=1] [C=2]
 #   make install | clean | check | demo | vm-test [EXTRA_TESTS=dir] [FIRMWARE=name] [ARCH=arm64]
 #        [KERNEL=5.10|6.1|6.12|7.3]
-#   make fuzz-soak [FUZZ_SEED=n]
+#   make fuzz-soak [FUZZ_SEED=n] [FUZZ_ITER=n] [FUZZ_SECS=s] [DEBUG_KERNEL=1]
 #   make fuzz-native [FUZZ_TIME=seconds]: the native libFuzzer targets (tools/testing/fuzz)
 #   make bench: MMIO per perf callback and read() cost, in the VM (BENCHMARKS.md)
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
 #   make deb | rpm: the Debian packages in .build/deb/, the RPMs in .build/rpm/ (README.md)
 #   make install-tools | install-exporter [DESTDIR=...] [PREFIX=/usr/local]
 #   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
+#   make coverage: make check-debug's boots with gcov, and the coverage report
 #   make mutation [MUTANTS="name ..."]: driver mutants against the VM tests (tools/testing/mutation)
 
 HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/x86_64/x86/')
@@ -97,12 +98,19 @@ vm-test:
 demo:
 	+tools/testing/vm-test.sh --demo
 
-# make fuzz-soak [FUZZ_SEED=n]: the perf_event_open fuzzer alone, for longer
-# than make check gives it (20000 iterations or 480 s, whichever ends first).
+# make fuzz-soak [FUZZ_SEED=n] [FUZZ_ITER=n] [FUZZ_SECS=s] [DEBUG_KERNEL=1]:
+# the perf_event_open fuzzer alone, for longer than make check gives it
+# (default 20000 iterations or 480 s, whichever ends first); with
+# DEBUG_KERNEL=1 on the KASAN/lockdep/kmemleak kernel of make check-debug,
+# ending with its leak scan (README: the soak).
+FUZZ_ITER ?= 20000
+FUZZ_SECS ?= 480
 fuzz-soak:
-	+UNCORE_FUZZ_ITER=20000 UNCORE_FUZZ_TIME=480 \
+	+UNCORE_FUZZ_ITER=$(FUZZ_ITER) UNCORE_FUZZ_TIME=$(FUZZ_SECS) \
 		$(if $(FUZZ_SEED),UNCORE_FUZZ_SEED=$(FUZZ_SEED)) \
-		tools/testing/vm-test.sh --only '95-*'
+		tools/testing/vm-test.sh --only '95-*' \
+		$(if $(DEBUG_KERNEL),--kernel-tree $$(tools/testing/vm/debug-kernel.sh) \
+			--timeout-scale $(DEBUG_TIMEOUT_SCALE))
 
 # make fuzz-native [FUZZ_TIME=seconds]: the native libFuzzer targets
 # (tools/testing/fuzz/README.md), each for FUZZ_TIME seconds (default 600),
@@ -129,7 +137,7 @@ mutation:
 	+tools/testing/mutation/run.sh $(MUTANTS)
 
 help:
-	@sed -n '3,15p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,16p' $(firstword $(MAKEFILE_LIST))
 
 # ---- DKMS package (dkms.conf) ----
 #
@@ -280,3 +288,27 @@ check-debug:
 		printf 'passed 0\nfailed 1\n' > $(DEBUG_STATE); \
 	fi
 	@tools/testing/check/summary.sh $(DEBUG_STATE)
+
+# make coverage: make check-debug's boots with our modules built for gcov
+# (the debug kernel has CONFIG_GCOV_KERNEL), each boot's line and branch
+# counts collected from the guest, then the report of
+# tools/testing/coverage/report.sh: .build/coverage/html/index.html and
+# .build/coverage/summary.txt. Fails if a test fails, or a file of
+# drivers/ or include/ runs under 95% of its lines, or a line never run
+# lacks its reason in tools/testing/coverage/reasons. Never part of make check.
+COVERAGE_OUT := $(CURDIR)/.build/coverage
+COVERAGE_STATE := $(CURDIR)/.coverage-state
+.PHONY: coverage
+coverage:
+	@rm -rf $(COVERAGE_STATE) $(COVERAGE_OUT)
+	@mkdir -p $(COVERAGE_OUT)/info
+	+@if tree=$$(tools/testing/vm/debug-kernel.sh); then \
+		UNCORE_COVERAGE_DIR=$(COVERAGE_OUT)/info UNCORE_TAP_STATE=$(COVERAGE_STATE) \
+		tools/testing/vm-all.sh --kernel-tree $$tree \
+			--timeout-scale $(DEBUG_TIMEOUT_SCALE) || true; \
+	else \
+		echo "not ok - coverage: building the debug kernel failed"; \
+		printf 'passed 0\nfailed 1\n' > $(COVERAGE_STATE); \
+	fi
+	@st=0; tools/testing/coverage/report.sh $(COVERAGE_OUT)/info $(COVERAGE_OUT) || st=1; \
+		tools/testing/check/summary.sh $(COVERAGE_STATE) && exit $$st

@@ -29,6 +29,11 @@
 # lacks one; Debian's kernels have them all.
 # UNCORE_TAP_STATE and --no-summary are handed to the VM runner, so make
 # check can add these results to the static checks' totals.
+# UNCORE_COVERAGE_DIR=DIR (make coverage; --kernel-tree of a kernel with
+# CONFIG_GCOV_KERNEL only): the modules are built with gcov profiling, the
+# boot ends with tests/coverage/ (after tests/debug/, which unloads every
+# module), and the line and branch counts of this boot are written to
+# DIR/<arch>-<firmware>.info (lcov), source paths relative to the tree.
 
 set -eu
 
@@ -86,6 +91,18 @@ if ! "$HERE/check/kdir.sh" --list | grep -qxF -- "$series"; then
 fi
 [ -z "$ktree" ] || [ "$series" = 6.1 ] ||
 	{ echo "vm-test.sh: --kernel-tree and --kernel exclude each other" >&2; exit 2; }
+covdir=${UNCORE_COVERAGE_DIR:-}
+gcov=()
+if [ -n "$covdir" ]; then
+	[ -n "$ktree" ] && grep -qx 'CONFIG_GCOV_KERNEL=y' "$ktree/.config" || {
+		echo "vm-test.sh: UNCORE_COVERAGE_DIR needs --kernel-tree of a kernel" \
+		     "with CONFIG_GCOV_KERNEL=y (vm/debug-kernel.sh's)" >&2
+		exit 2
+	}
+	mkdir -p "$covdir"
+	covdir=$(cd "$covdir" && pwd)
+	gcov=(UNCORE_GCOV=1)
+fi
 # arm64: Debian's arm64 headers or tree, cross-compiled, in a build dir of its own
 kmake=() cc=gcc
 case $arch in
@@ -144,8 +161,10 @@ if [ -f "$kdir/source/drivers/perf/nvidia_t410_c2c_pmu.c" ]; then
 	done
 	twins=(UNCORE_TWINS=1)
 fi
+# counts of an earlier boot in this build directory must not mix in
+find "$BUILD/src" -name '*.gcda' -delete
 make -C "$BUILD/src" KDIR="$kdir" ${kmake[@]+"${kmake[@]}"} COMPILE_TEST=1 \
-	${twins[@]+"${twins[@]}"} modules > "$BUILD/modules.log" 2>&1 || {
+	${twins[@]+"${twins[@]}"} ${gcov[@]+"${gcov[@]}"} modules > "$BUILD/modules.log" 2>&1 || {
 	cat "$BUILD/modules.log" >&2
 	exit 1
 }
@@ -283,8 +302,16 @@ fi
 if [ $demo = 0 ] && grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kdir/.config" 2>/dev/null; then
 	mkdir -p "$BUILD/debug-tests/lib"
 	cp "$HERE/tests/debug/"* "$BUILD/debug-tests/"
-	cp "$HERE/tests/lib/lib.sh" "$BUILD/debug-tests/lib/"
+	cp "$HERE/tests/lib/lib.sh" "$BUILD/tests/lib/failnth_insmod" "$BUILD/debug-tests/lib/"
 	tests+=(--tests "$BUILD/debug-tests")
+fi
+# Coverage: the gcov dump, the very last test.
+rm -rf "$BUILD/coverage-tests"
+if [ $demo = 0 ] && [ -n "$covdir" ]; then
+	mkdir -p "$BUILD/coverage-tests/lib"
+	cp "$HERE/tests/coverage/"* "$BUILD/coverage-tests/"
+	cp "$HERE/tests/lib/lib.sh" "$BUILD/coverage-tests/lib/"
+	tests+=(--tests "$BUILD/coverage-tests")
 fi
 
 order="uncore_pmu uncore_cspmu uncore_sim marvell_pem_pmu nvidia_t410_cmem_latency_pmu"
@@ -338,6 +365,20 @@ if [ -n "$ktree" ]; then
 	runargs+=(--tcg-single)
 fi
 trap - EXIT
+if [ $demo = 0 ] && [ $bench = 0 ] && [ -n "$covdir" ]; then
+	st=0
+	"$HERE/vm/run.sh" --kernel "$kernel" --initrd "$BUILD/initrd.gz" \
+		"${tables[@]}" --append "$append" --log "$BUILD/console.log" --arch "$arch" \
+		"${runargs[@]}" || st=$?
+	if ! err=$("$HERE/coverage/collect.sh" "$BUILD/console.log" "$BUILD/src" \
+			"$covdir/$arch-$firmware.info" 2>&1); then
+		echo "$err" | sed 's/^/# /'
+		echo "not ok - vm: coverage data of $arch/$firmware: ${err##*$'\n'}"
+		[ -z "${UNCORE_TAP_STATE:-}" ] || state_add "$UNCORE_TAP_STATE" 0 1
+		st=1
+	fi
+	exit $st
+fi
 if [ $demo = 0 ] && [ $bench = 0 ]; then
 	exec "$HERE/vm/run.sh" --kernel "$kernel" --initrd "$BUILD/initrd.gz" \
 		"${tables[@]}" --append "$append" --log "$BUILD/console.log" --arch "$arch" \
