@@ -302,7 +302,7 @@ fi
 if [ $demo = 0 ] && grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kdir/.config" 2>/dev/null; then
 	mkdir -p "$BUILD/debug-tests/lib"
 	cp "$HERE/tests/debug/"* "$BUILD/debug-tests/"
-	cp "$HERE/tests/lib/lib.sh" "$BUILD/tests/lib/failnth_insmod" "$BUILD/debug-tests/lib/"
+	cp "$HERE/tests/lib/lib.sh" "$BUILD/debug-tests/lib/"
 	tests+=(--tests "$BUILD/debug-tests")
 fi
 # Coverage: the gcov dump, the very last test.
