@@ -106,11 +106,12 @@ demo:
 FUZZ_ITER ?= 20000
 FUZZ_SECS ?= 480
 fuzz-soak:
-	+UNCORE_FUZZ_ITER=$(FUZZ_ITER) UNCORE_FUZZ_TIME=$(FUZZ_SECS) \
+	+$(if $(DEBUG_KERNEL),tree=$$(tools/testing/vm/debug-kernel.sh) || \
+		{ echo "fuzz-soak: building the debug kernel failed" >&2; exit 1; }; ) \
+	UNCORE_FUZZ_ITER=$(FUZZ_ITER) UNCORE_FUZZ_TIME=$(FUZZ_SECS) \
 		$(if $(FUZZ_SEED),UNCORE_FUZZ_SEED=$(FUZZ_SEED)) \
 		tools/testing/vm-test.sh --only '95-*' \
-		$(if $(DEBUG_KERNEL),--kernel-tree $$(tools/testing/vm/debug-kernel.sh) \
-			--timeout-scale $(DEBUG_TIMEOUT_SCALE))
+		$(if $(DEBUG_KERNEL),--kernel-tree "$$tree" --timeout-scale $(DEBUG_TIMEOUT_SCALE))
 
 # make fuzz-native [FUZZ_TIME=seconds]: the native libFuzzer targets
 # (tools/testing/fuzz/README.md), each for FUZZ_TIME seconds (default 600),
