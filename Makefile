@@ -290,8 +290,10 @@ check-debug:
 	fi
 	@tools/testing/check/summary.sh $(DEBUG_STATE)
 
-# make coverage: make check-debug's boots with our modules built for gcov
-# (the debug kernel has CONFIG_GCOV_KERNEL), each boot's line and branch
+# make coverage: make check-debug's boots with our modules built for gcov,
+# on the coverage flavour of debug-kernel.sh (CONFIG_GCOV_KERNEL without the
+# run-time checkers, which only slow the boots; COVERAGE_FLAVOUR=debug runs
+# them on the full debug kernel), each boot's line and branch
 # counts collected from the guest, then the report of
 # tools/testing/coverage/report.sh: .build/coverage/html/index.html and
 # .build/coverage/summary.txt. Fails if a test fails, or a file of
@@ -299,16 +301,18 @@ check-debug:
 # lacks its reason in tools/testing/coverage/reasons. Never part of make check.
 COVERAGE_OUT := $(CURDIR)/.build/coverage
 COVERAGE_STATE := $(CURDIR)/.coverage-state
+COVERAGE_FLAVOUR ?= coverage
+COVERAGE_TIMEOUT_SCALE ?= $(if $(filter debug,$(COVERAGE_FLAVOUR)),$(DEBUG_TIMEOUT_SCALE),3)
 .PHONY: coverage
 coverage:
 	@rm -rf $(COVERAGE_STATE) $(COVERAGE_OUT)
 	@mkdir -p $(COVERAGE_OUT)/info
-	+@if tree=$$(tools/testing/vm/debug-kernel.sh); then \
+	+@if tree=$$(tools/testing/vm/debug-kernel.sh --flavour $(COVERAGE_FLAVOUR)); then \
 		UNCORE_COVERAGE_DIR=$(COVERAGE_OUT)/info UNCORE_TAP_STATE=$(COVERAGE_STATE) \
 		tools/testing/vm-all.sh --kernel-tree $$tree \
-			--timeout-scale $(DEBUG_TIMEOUT_SCALE) || true; \
+			--timeout-scale $(COVERAGE_TIMEOUT_SCALE) || true; \
 	else \
-		echo "not ok - coverage: building the debug kernel failed"; \
+		echo "not ok - coverage: building the $(COVERAGE_FLAVOUR) kernel failed"; \
 		printf 'passed 0\nfailed 1\n' > $(COVERAGE_STATE); \
 	fi
 	@st=0; tools/testing/coverage/report.sh $(COVERAGE_OUT)/info $(COVERAGE_OUT) || st=1; \

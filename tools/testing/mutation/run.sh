@@ -14,11 +14,15 @@
 # modules there as vm-test.sh does (a failed build: "stillborn"), then runs
 # "vm-test.sh --no-summary --arch A --firmware F --kernel K --only GLOB"
 # from the copy for each tests: line. One line per mutant:
-#   killed NAME SECONDS s: TEST...     a test failed (the tests that did)
+#   killed NAME SECONDS s: TEST...     a test failed (the tests that did;
+#                                      kernel-report: an oops, KASAN... on
+#                                      the console; guest-died: no end)
 #   survived NAME SECONDS s            every test passed
 #   survived NAME SECONDS s (reason given)   ...and the mutant has survives:
 #   stillborn NAME SECONDS s           the modules did not build
-#   error NAME SECONDS s: WHAT         the run itself failed (not counted)
+#   error NAME SECONDS s: WHAT         the run itself failed (not counted),
+#                                      a VM timeout or an early-boot failure
+#                                      with no test failed among them
 # then "mutation: K killed, S survived (R with a written reason), B
 # stillborn of N: kill ratio K/(N-B)". A killed mutant that has a survives:
 # line is reported "killed ... (reason stale)". Exit status 1 when a mutant
@@ -358,10 +362,22 @@ run_one()
 				break
 			fi
 			[ $rc = 0 ] && ! grep -q '^not ok' "$out" && continue
-			# "not ok N - TEST: ..." names the test; "not ok - vm: ..." the VM
+			# "not ok N - TEST: ..." names the test; a kernel report on
+			# the console or a guest that died also kills. A VM that
+			# only ran out of time, or never got to init, proves
+			# nothing: the run is an error, not a kill.
 			failed=$(sed -n 's/^not ok[ 0-9]*- \([^:]*\):.*/\1/p' "$out" |
-				sort -u | xargs)
-			failed="${failed:-vm-test.sh status $rc} ($a $f $k)"
+				grep -vx vm | sort -u | xargs)
+			grep -q '^# console: [0-9]* kernel problem' "$out" &&
+				failed="$failed${failed:+ }kernel-report"
+			grep -q '^not ok - vm: the guest stopped' "$out" &&
+				failed="$failed${failed:+ }guest-died"
+			if [ -z "$failed" ]; then
+				what="no test failed, but the VM run did (status $rc):"
+				what="$what $(grep -m1 '^not ok' "$out" || echo 'no not ok line')"
+				break
+			fi
+			failed="$failed ($a $f $k)"
 			break
 		done <<<"${M_TESTS[i]}"
 	fi

@@ -1,27 +1,39 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build (once) the x86_64 debug kernel of `make check-debug` from Debian's
+# Build (once) a self-built x86_64 test kernel from Debian's
 # linux-source-6.1 and print its build tree (KDIR for our modules; the image
 # is <tree>/arch/x86/boot/bzImage).
-#   debug-kernel.sh [--config-only]
-# Config: x86_64_defconfig + kvm_guest.config + debug.config (next to this
-# script); every option of debug.config is verified after olddefconfig.
+#   debug-kernel.sh [--config-only] [--flavour debug|coverage]
+# Flavours (fragments next to this script, merged over x86_64_defconfig and
+# kvm_guest.config; every option of each is verified after olddefconfig):
+#   debug     guest.config + gcov.config + debug.config: KASAN, lockdep,
+#             kmemleak... (`make check-debug`, fuzz-soak DEBUG_KERNEL=1)
+#   coverage  guest.config + gcov.config: gcov without the run-time
+#             checkers, which change no line our code runs but make each
+#             TCG boot several times slower (`make coverage`)
 # Cache: ${UNCORE_CACHE:-/var/cache/uncore-pmu}/debug-kernel/
-#   linux-source-<version>/        the unpacked source, never built in
-#   <version>-<fragment hash>/     the O= build tree, kept whole
-#   <version>-<fragment hash>.log  the build log
+#   linux-source-<version>/                  the unpacked source, never built in
+#   <version>-[coverage-]<fragment hash>/    the O= build tree, kept whole
+#   <version>-[coverage-]<fragment hash>.log the build log
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-frag=$here/debug.config
 # shellcheck source=../lib/host.sh
 . "$(dirname "$0")/../lib/host.sh"
 
 config_only=0
-case ${1:-} in
-'') ;;
---config-only) config_only=1 ;;
-*) sed -n '5,6s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+flavour=debug
+while [ $# -gt 0 ]; do
+	case $1 in
+	--config-only) config_only=1; shift ;;
+	--flavour) flavour=${2:-}; shift 2 || shift ;;
+	*) flavour=usage; break ;;
+	esac
+done
+case $flavour in
+debug) frags=("$here/guest.config" "$here/gcov.config" "$here/debug.config"); tag= ;;
+coverage) frags=("$here/guest.config" "$here/gcov.config"); tag=coverage- ;;
+*) sed -n '6s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac
 
 # The compiler, flex, bison, libelf-dev... and linux-source-6.1 itself.
@@ -33,10 +45,10 @@ ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
 # Bump RECIPE when the build steps below change in a way the fragment
 # does not show.
 RECIPE=1
-hash=$( (echo "recipe $RECIPE"; cat "$frag") | sha256sum | cut -c1-12)
+hash=$( (echo "recipe $RECIPE"; cat "${frags[@]}") | sha256sum | cut -c1-12)
 cache=${UNCORE_CACHE:-/var/cache/uncore-pmu}/debug-kernel
 src=$cache/linux-source-$ver
-out=$cache/$ver-$hash
+out=$cache/$ver-$tag$hash
 log=$out.log
 stamp=$out/.uncore-pmu-built
 
@@ -64,7 +76,7 @@ mkdir -p "$out"
 	make -C "$src" O="$out" x86_64_defconfig
 	# merge_config.sh keeps its temporary files in the current directory
 	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-		"$src/kernel/configs/kvm_guest.config" "$frag")
+		"$src/kernel/configs/kvm_guest.config" "${frags[@]}")
 	make -C "$src" O="$out" olddefconfig
 } >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "configuring failed, see $log"; }
 
@@ -84,13 +96,15 @@ bad=$(awk '
 			print "  wanted " w ", got " (n in on ? on[n] : "not set")
 		}
 		for (o in off) if (o in on) print "  wanted " o " off, got " on[o]
-	}' "$frag" "$out/.config" | sort)
-[ -z "$bad" ] || die "$(printf 'options of %s lost in %s/.config:\n%s' "$frag" "$out" "$bad")"
-echo "debug-kernel.sh: $out/.config has every option of ${frag##*/}" >&2
+	}' <(cat "${frags[@]}") "$out/.config" | sort)
+names=$(printf '%s ' "${frags[@]##*/}")
+[ -z "$bad" ] || die "$(printf 'options of %s lost in %s/.config:\n%s' "$names" "$out" "$bad")"
+echo "debug-kernel.sh: $out/.config has every option of $names" >&2
 if [ $config_only = 1 ]; then echo "$out"; exit 0; fi
 
 jobs=$(nproc)
-echo "debug-kernel.sh: building $ver in $out with -j$jobs (~35 min on 2 cores; log: $log)" >&2
+echo "debug-kernel.sh: building $ver ($flavour) in $out with -j$jobs" \
+	"(~35 min on 2 cores; log: $log)" >&2
 start=$(date +%s)
 nice -n 10 make -C "$src" O="$out" -j"$jobs" all >>"$log" 2>&1 ||
 	{ tail -n 30 "$log" >&2; die "build failed, see $log"; }
