@@ -15,7 +15,9 @@
 #   --arch      the guest: x86_64 (default) or arm64 (tools/testing/vm/README.md)
 #   --kernel-tree  build the modules with KDIR=DIR and boot DIR/arch/x86/boot/bzImage
 #               (a self-built tree, e.g. vm/debug-kernel.sh's) instead of Debian's;
-#               if DIR/.config has kmemleak, tests/debug/ runs last
+#               if DIR/.config has failslab, the faults firmware's boot
+#               runs tests/faults/ after the others; if it has kmemleak,
+#               tests/debug/ runs last
 #   --kernel    boot Debian's kernel of SERIES (check/kdir.sh --list; default
 #               6.1, the installed headers' version) with the modules built
 #               against the tree check/kdir.sh prepares for it (same config,
@@ -31,9 +33,10 @@
 # check can add these results to the static checks' totals.
 # UNCORE_COVERAGE_DIR=DIR (make coverage; --kernel-tree of a kernel with
 # CONFIG_GCOV_KERNEL only): the modules are built with gcov profiling, the
-# boot ends with tests/coverage/ (after tests/debug/, which unloads every
-# module), and the line and branch counts of this boot are written to
-# DIR/<arch>-<firmware>.info (lcov), source paths relative to the tree.
+# boot ends with tests/coverage/ (which unloads every module still loaded,
+# then dumps the counts), and the line and branch counts of this boot are
+# written to DIR/<arch>-<firmware>.info (lcov), source paths relative to
+# the tree.
 
 set -eu
 
@@ -129,7 +132,7 @@ esac
 TWIN_FILES="marvell_pem_pmu.c nvidia_t410_cmem_latency_pmu.c nvidia_t410_c2c_pmu.c"
 [ "$arch" != arm64 ] || TWIN_FILES="$TWIN_FILES arm_cspmu/arm_cspmu.c \
 	arm_cspmu/nvidia_cspmu.c arm_cspmu/arm_cspmu.h"
-rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw" "$BUILD/debug-tests"
+rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw" "$BUILD/debug-tests" "$BUILD/faults-tests"
 mkdir -p "$BUILD/modules" "$BUILD/tests/lib" "$BUILD/fw"
 
 # Build in a private copy of the sources, so a build in the work tree (or
@@ -200,7 +203,11 @@ fi
 tdir=$HERE/tests
 [ "$firmware" = default ] || tdir=$HERE/tests/firmware/$firmware
 # Firmware only one guest can have names that guest in its arch file.
-if [ -f "$tdir/arch" ] && ! grep -qx "$arch" "$tdir/arch"; then
+# Coverage boots are x86 only (the gcov kernel is an x86 one): there an
+# arm64-only firmware boots on x86, its tests being the same; only what it
+# compares with mainline's arm64-only drivers (the twins) stays on arm64.
+if [ -f "$tdir/arch" ] && ! grep -qx "$arch" "$tdir/arch" &&
+   ! { [ -n "$covdir" ] && [ "$arch" = x86_64 ]; }; then
 	echo "vm-test.sh: firmware $firmware runs only on $(cat "$tdir/arch") guests" >&2
 	exit 2
 fi
@@ -297,6 +304,20 @@ if [ -n "$extra" ]; then
 	esac
 	[ -d "$extra" ] || { echo "vm-test.sh: no directory $extra" >&2; exit 2; }
 	tests+=(--tests "$extra")
+fi
+# On a kernel with failslab, the faults firmware's boot loads every module
+# with each allocation of its load failing in turn (tests/faults/), after
+# the other tests.
+rm -rf "$BUILD/faults-tests"
+# Not on a KASAN kernel (the debug flavour): its loads are ten times
+# slower, and the 2,500 or so failing loads would take hours there.
+if [ $demo = 0 ] && [ "$firmware" = faults ] &&
+   grep -qx 'CONFIG_FAILSLAB=y' "$kdir/.config" 2>/dev/null &&
+   ! grep -qx 'CONFIG_KASAN=y' "$kdir/.config"; then
+	mkdir -p "$BUILD/faults-tests/lib"
+	cp "$HERE/tests/faults/"* "$BUILD/faults-tests/"
+	cp "$HERE/tests/lib/lib.sh" "$BUILD/tests/lib/failnth_insmod" "$BUILD/faults-tests/lib/"
+	tests+=(--tests "$BUILD/faults-tests")
 fi
 # A kernel with kmemleak ends each boot with the leak scan (tests/debug/).
 if [ $demo = 0 ] && grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kdir/.config" 2>/dev/null; then

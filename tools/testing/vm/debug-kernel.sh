@@ -6,9 +6,9 @@
 #   debug-kernel.sh [--config-only] [--flavour debug|coverage]
 # Flavours (fragments next to this script, merged over x86_64_defconfig and
 # kvm_guest.config; every option of each is verified after olddefconfig):
-#   debug     guest.config + gcov.config + debug.config: KASAN, lockdep,
+#   debug     guest.config + coverage.config + debug.config: KASAN, lockdep,
 #             kmemleak... (`make check-debug`, fuzz-soak DEBUG_KERNEL=1)
-#   coverage  guest.config + gcov.config: gcov without the run-time
+#   coverage  guest.config + coverage.config: gcov without the run-time
 #             checkers, which change no line our code runs but make each
 #             TCG boot several times slower (`make coverage`)
 # Cache: ${UNCORE_CACHE:-/var/cache/uncore-pmu}/debug-kernel/
@@ -31,8 +31,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $flavour in
-debug) frags=("$here/guest.config" "$here/gcov.config" "$here/debug.config"); tag= ;;
-coverage) frags=("$here/guest.config" "$here/gcov.config"); tag=coverage- ;;
+debug) frags=("$here/guest.config" "$here/coverage.config" "$here/debug.config"); tag= ;;
+coverage) frags=("$here/guest.config" "$here/coverage.config"); tag=coverage- ;;
 *) sed -n '6s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac
 
