@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Coverage boots only (vm-test.sh installs it with UNCORE_COVERAGE_DIR set,
-# on a kernel with CONFIG_GCOV_KERNEL): the very last test of the boot,
-# after the kmemleak test has unloaded every module, so the exit paths are
-# counted too (gcov_persist keeps an unloaded module's counts).
+# on a kernel with CONFIG_GCOV_KERNEL): the very last test of the boot.
+# It first unloads every module of ours still loaded (on the debug kernel
+# the kmemleak test has done so already), so the exit paths are counted
+# too (gcov_persist keeps an unloaded module's counts).
 #
 # Copies every .gcda under /sys/kernel/debug/gcov/ (each at the absolute
 # path its object had on the host) and writes them to stdout, which the
@@ -13,6 +14,7 @@
 # base64: no console line can spell a word the host scans the console for.
 
 . "$(dirname "$0")/lib/lib.sh"
+. /etc/uncore-vm.conf
 
 G=/sys/kernel/debug/gcov
 OUT=/tmp/gcov-out
@@ -22,6 +24,13 @@ if [ ! -d $G ]; then
 	done_testing
 	exit
 fi
+rev=
+for m in $MODULES; do
+	rev="$m $rev"
+done
+for m in $rev; do
+	grep -q "^$m " /proc/modules && check_cmd "rmmod $m" rmmod "$m"
+done
 rm -rf $OUT
 n=0
 find $G -name '*.gcda' >/tmp/gcov-list
