@@ -206,7 +206,15 @@ while read -r name kind base; do
 		b1=$(printf '0x%x' $((base + 0x1000)))
 		exp=$(echo "$exp" | awk '{ $3 = 1; print }') ;;
 	apmt-bad)
-		[ "$name" = nvidia_ucf_pmu_1 ] && exp=$(echo "$exp" | awk '{ $2 = 7; print }') ;;
+		case $name in
+		nvidia_ucf_pmu_1) exp=$(echo "$exp" | awk '{ $2 = 7; print }') ;;
+		nvidia_pcie_pmu_1_rc_5) exp=$(echo "$exp" | awk '{ $3 = 5; print }') ;;
+		nvidia_pcie_pmu_1_rc_4)
+			base=0xfffffffffffff800
+			exp=$(echo "$exp" | awk -v b=$base '{ $1 = b; print }') ;;
+		nvidia_pcie_tgt_pmu_1_rc_5)
+			exp=$(echo "$exp" | awk '{ $4 = "0x80000fff"; print }') ;;
+		esac ;;
 	impl-override)
 		[ "$name" = nvidia_ucf_pmu_1 ] && impl=0x2cf2036b ;;
 	container-affinity)

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Firmware apmt-bad: the APMT node of socket 1's UCF has type 7,
-# which no kernel knows. The helper layer skips that node with a message
-# naming it and makes every other node a device.
+# which no kernel knows; socket 1's PCIE RC 5 is dual page without a page
+# 1 base; RC 4's page 0 does not fit the address space. The helper layer
+# skips each with a message naming it and makes every other node a
+# device, socket 1's PCIE-TGT RC 5 with its id 0x80000fff cut to 4095.
 
 . "$(dirname "$0")/lib/lib.sh"
 
@@ -14,12 +16,26 @@ case "$msg" in
 *)
 	not_ok "the bad node is reported" "$msg" ;;
 esac
-check_eq "one summary line: 25 of 26 nodes" 1 \
-	"$(echo "$msg" | grep -c 'APMT: 25 of 26 nodes became arm-cs-arch-pmu devices')"
+for want in "no page 1 base address (dual page), skipped" \
+	    "page 0 base address 0xfffffffffffff800 out of range, skipped" \
+	    "(id 2147487743): id truncated to 4095 for the device"; do
+	check_eq "reported: ...$want" 1 "$(echo "$msg" | grep -cF "$want")"
+done
+check_eq "one summary line: 23 of 26 nodes" 1 \
+	"$(echo "$msg" | grep -c 'APMT: 23 of 26 nodes became arm-cs-arch-pmu devices')"
 check_eq "no device for the bad node" no \
 	"$([ -e /sys/bus/platform/devices/arm-cs-arch-pmu.256 ] && echo yes || echo no)"
-check_eq "25 devices" 25 "$(ls -d /sys/bus/platform/devices/arm-cs-arch-pmu.* | wc -l)"
-check_eq "no PMU for it" no "$([ -e $EV/nvidia_ucf_pmu_1 ] && echo yes || echo no)"
-check_eq "socket 0's UCF is there" yes "$([ -e $EV/nvidia_ucf_pmu_0 ] && echo yes || echo no)"
+check_eq "23 devices" 23 "$(ls -d /sys/bus/platform/devices/arm-cs-arch-pmu.* | wc -l)"
+check_eq "the device of the long id" yes \
+	"$([ -e /sys/bus/platform/devices/arm-cs-arch-pmu.4095 ] && echo yes || echo no)"
+for p in nvidia_ucf_pmu_1 nvidia_pcie_pmu_1_rc_5 nvidia_pcie_pmu_1_rc_4; do
+	check_eq "no PMU $p" no "$([ -e $EV/$p ] && echo yes || echo no)"
+done
+for p in nvidia_ucf_pmu_0 nvidia_pcie_pmu_1_rc_3 nvidia_pcie_tgt_pmu_1_rc_5; do
+	check_eq "$p is there" yes "$([ -e $EV/$p ] && echo yes || echo no)"
+done
+check_eq "the PMU of the long id counts exactly" 1234567 \
+	"$(stat_count nvidia_pcie_tgt_pmu_1_rc_5/cycles/ \
+	   "echo 'event=cycles value=1234567' > $UNCORE_SIM/nvidia_pcie_tgt_pmu_1_rc_5/inject")"
 
 done_testing
