@@ -463,14 +463,16 @@ function apmt(    d, nn, id, seen, flags, type, b1, sum, i) {
 			continue
 		nn++
 		id = prop(d, "apmt_id", socket[d] * 256 + KCODE[kind[d]] * 16 + prop(d, "rc", 0))
-		if (id in seen)
+		# a duplicate id is a mistake, unless the device asks for it
+		if ((id in seen) && !prop(d, "apmt_dup", 0))
 			fatal(name[d] ": APMT node id " hex(id) " is also used by " seen[id])
 		seen[id] = name[d]
 		b1 = win_base(d, "page1")
 		flags = (b1 >= 0 ? 1 : 0) + (prop(d, "atomic", 1) ? 4 : 0)
 		flags = prop(d, "apmt_flags", flags)
 		type = prop(d, "apmt_type", kind[d] in APMTONLY ? 0 : 3)
-		le(56, 2); le(flags, 1); le(type, 1); le(id, 4)
+		# apmt_len: the length the node claims (its bytes are 56 all the same)
+		le(prop(d, "apmt_len", 56), 2); le(flags, 1); le(type, 1); le(id, 4)
 		if (kind[d] in APMTONLY) {
 			# type 0: primary = proximity domain of the memory
 			le(socket[d], 8); le(0, 4)

@@ -184,7 +184,10 @@ default|cspmu32|cspmu-noatomic-dual|apmt-bad|impl-override|container-affinity) ;
 *)	done_testing; exit ;;
 esac
 ncspmu=$(awk '$2 ~ /^(ucf|pcie|pcie_tgt)$/' "$DEVS" | wc -l)
-check_eq "one APMT node per CSPMU device" "$ncspmu" "$(grep -vc '^sum' $nodes)"
+# apmt-bad's last node claims 40 bytes: the walk (and the decoder) ends there
+nnodes=$ncspmu
+[ "$VAR" = apmt-bad ] && nnodes=$((ncspmu - 1))
+check_eq "one APMT node per CSPMU device" "$nnodes" "$(grep -vc '^sum' $nodes)"
 
 # expected node of each CSPMU device in the devices file
 bad=''
@@ -212,8 +215,12 @@ while read -r name kind base; do
 		nvidia_pcie_pmu_1_rc_4)
 			base=0xfffffffffffff800
 			exp=$(echo "$exp" | awk -v b=$base '{ $1 = b; print }') ;;
-		nvidia_pcie_tgt_pmu_1_rc_5)
+		nvidia_pcie_tgt_pmu_1_rc_3)
+			exp=$(echo "$exp" | awk '{ $4 = "0x122"; print }') ;;
+		nvidia_pcie_tgt_pmu_1_rc_4)
 			exp=$(echo "$exp" | awk '{ $4 = "0x80000fff"; print }') ;;
+		# claims 40 bytes: the decoder stops before it, as the driver does
+		nvidia_ucf_pmu_9) continue ;;
 		esac ;;
 	impl-override)
 		[ "$name" = nvidia_ucf_pmu_1 ] && impl=0x2cf2036b ;;
