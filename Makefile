@@ -290,7 +290,7 @@ check-debug:
 	fi
 	@tools/testing/check/summary.sh $(DEBUG_STATE)
 
-# make coverage: make check-debug's boots with our modules built for gcov,
+# make coverage: every x86 boot of make check with our modules built for gcov,
 # on the coverage flavour of debug-kernel.sh (CONFIG_GCOV_KERNEL without the
 # run-time checkers, which only slow the boots; COVERAGE_FLAVOUR=debug runs
 # them on the full debug kernel), each boot's line and branch
