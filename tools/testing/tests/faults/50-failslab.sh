@@ -183,9 +183,11 @@ for m in $MODULES; do
 			{ bad="$bad; site $n: far past the $total of a whole load"; break; }
 	done
 	if [ -z "$bad" ]; then
-		ok "$m: sites $first to $((n - 1)) of its load failed in turn (the loader's" \
-		   "$((first - 1)) before them): $refused refused with ENOMEM, $partial loaded" \
-		   "without a device; all unwound ($(($(cut -d. -f1 /proc/uptime) - t0)) s)"
+		secs=$(($(cut -d. -f1 /proc/uptime) - t0))
+		msg="$m: sites $first to $((n - 1)) of its load failed in turn"
+		msg="$msg (the loader's $((first - 1)) before them): $refused refused"
+		msg="$msg with ENOMEM, $partial loaded without a device; all unwound ($secs s)"
+		ok "$msg"
 	else
 		not_ok "$m: loads with one slab allocation failing" "${bad#; }"
 	fi
