@@ -8,7 +8,8 @@
 #                   [--kernel-tree DIR] [--timeout-scale N] [--bench]
 #                   [--kernel SERIES]
 #   --firmware  the firmware to boot: a directory tools/testing/tests/firmware/<firmware>/
-#               with its topology.topo, tests and boot settings (append, arch, kernel)
+#               with its topology.topo, tests and boot settings (append, arch, kernel,
+#               apmt-backend)
 #   --extra     a directory of further guest tests, run after the built-in
 #   --only      run only built-in tests whose file name matches GLOB
 #   --demo      run tools/testing/demo/ instead of the tests
@@ -181,10 +182,16 @@ for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
 done
 # arm64: 6.1's initrd table upgrade refuses APMT, so the simulator loads it
 # from /lib/firmware and hands it to the helper layer (apmt= parameter).
+# A firmware with an apmt-backend file has its APMT handed over so on x86
+# too (its tests load malformed tables that way).
 files=() append=
-if [ "$arch" = arm64 ]; then
+if [ "$arch" = arm64 ] || [ -f "$HERE/tests/firmware/$firmware/apmt-backend" ]; then
 	tables=()
-	for t in "$BUILD/fw"/*.aml; do
+	for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
+		case ${t##*/} in
+		apmt-*)	continue ;;
+		*.dat)	[ "$arch" = arm64 ] && continue ;;
+		esac
 		[ -f "$t" ] && tables+=(--acpitable "$t")
 	done
 	rm -rf "$BUILD/files"

@@ -161,19 +161,24 @@ struct sim_irq;
  *         that failed when it fired
  * @win:   window index of the register
  * @off:   its offset in the window
- * @inj:   the line to apply right after the driver's next read of it
+ * @left:  how many more reads of it apply @inj (times=, default 1)
+ * @times: whether times= was given (the shown text then counts down)
+ * @inj:   the line to apply right after the driver's next reads of it
  * @text:  what was written, shown while armed
  */
 struct sim_on_read {
 	int state;
 	unsigned int win;
 	u32 off;
+	unsigned int left;
+	bool times;
 	struct sim_inject inj;
 	char text[128];
 };
 
 #define SIM_ON_READ_IDLE	0
 #define SIM_ON_READ_ARMED	1
+#define SIM_ON_READ_MAX_TIMES	64
 
 /**
  * struct sim_dev - one simulated device
@@ -191,6 +196,9 @@ struct sim_on_read {
  * @injecting: inject writes in progress (the busy file)
  * @irq:       its overflow interrupt (sim_irq.c), or NULL for none
  * @on_read:   the injection armed on a register read, under @lock
+ * @mem:       for a device with property mmio=1, its windows mapped
+ *             (guest RAM the kernel leaves alone, memmap=): the backend
+ *             does not serve them, the driver's MMIO reaches them
  */
 struct sim_dev {
 	const struct sim_dev_desc *desc;
@@ -205,6 +213,7 @@ struct sim_dev {
 	atomic_t injecting;
 	struct sim_irq *irq;
 	struct sim_on_read on_read;
+	void __iomem **mem;
 };
 
 /**

@@ -146,9 +146,10 @@ static const struct sim_win_ref *sim_lookup(u64 addr, u64 size)
 /*
  * An injection armed on a register (the inject_on_read file) goes in right
  * after the driver's read of that register, under the same lock hold: the
- * read returns the value before it, the next access sees it. Under the
- * lock nothing can wait, so a line the model would deliver in chunks fails
- * (-EFBIG) after its first chunk.
+ * read returns the value before it, the next access sees it. It stays armed
+ * for as many reads as times= asked. Under the lock nothing can wait, so a
+ * line the model would deliver in chunks fails (-EFBIG) after its first
+ * chunk.
  */
 static void sim_on_read_fire(struct sim_dev *sdev, unsigned int win, u32 off)
 {
@@ -160,7 +161,10 @@ static void sim_on_read_fire(struct sim_dev *sdev, unsigned int win, u32 off)
 		return;
 	one = h->inj;
 	ret = sdev->ops->inject(sdev, &one);
-	h->state = ret > 0 ? -EFBIG : ret;
+	if (ret)
+		h->state = ret > 0 ? -EFBIG : ret;
+	else if (!--h->left)
+		h->state = SIM_ON_READ_IDLE;
 }
 
 static bool sim_be_claims(phys_addr_t phys, resource_size_t size)
@@ -285,15 +289,24 @@ static int __init sim_load_apmt(struct acpi_table_header **out)
 	}
 	ret = -EINVAL;
 	hdr = (struct acpi_table_header *)fw->data;
+	/*
+	 * The layer trusts the header's length as the size of the table in
+	 * memory, so it may not exceed the file. A shorter one is the
+	 * malformed table a test asked for: the bytes after it stay, as
+	 * firmware would leave them.
+	 */
 	if (fw->size < sizeof(*hdr) || memcmp(hdr->signature, "APMT", 4) ||
-	    hdr->length != fw->size) {
-		pr_err("apmt=%s: not an APMT of its own size (%zu bytes)\n",
+	    hdr->length > fw->size) {
+		pr_err("apmt=%s: not an APMT within its file (%zu bytes)\n",
 		       apmt, fw->size);
 		goto out;
 	}
 	*out = kmemdup(fw->data, fw->size, GFP_KERNEL);
 	ret = *out ? 0 : -ENOMEM;
-	if (!ret)
+	if (!ret && hdr->length != fw->size)
+		pr_info("apmt=%s: %zu bytes, of which the table claims %u, for the helper layer\n",
+			apmt, fw->size, hdr->length);
+	else if (!ret)
 		pr_info("apmt=%s: %zu bytes for the helper layer\n", apmt, fw->size);
 out:
 	release_firmware(fw);
@@ -544,10 +557,11 @@ static const struct file_operations sim_inject_fops = {
 };
 
 /*
- * inject_on_read: "<window>:<offset> <inject line>" arms the line on that
- * register; an empty write disarms. Reading shows the armed text, nothing
- * once it fired (or was never armed), or "failed <errno>" if the
- * injection failed when it fired.
+ * inject_on_read: "<window>:<offset> [times=<n>] <inject line>" arms the
+ * line on that register for its next n reads (1 to 64, default 1); an
+ * empty write disarms. Reading shows the armed text and, with times=, the
+ * reads still to come; nothing once it fired its last time (or was never
+ * armed); or "failed <errno>" if an injection failed when it fired.
  */
 static int sim_on_read_show(struct seq_file *m, void *v)
 {
@@ -558,7 +572,9 @@ static int sim_on_read_show(struct seq_file *m, void *v)
 	raw_spin_lock_irqsave(&sdev->lock, flags);
 	h = sdev->on_read;
 	raw_spin_unlock_irqrestore(&sdev->lock, flags);
-	if (h.state == SIM_ON_READ_ARMED)
+	if (h.state == SIM_ON_READ_ARMED && h.times)
+		seq_printf(m, "%s (%u to come)\n", h.text, h.left);
+	else if (h.state == SIM_ON_READ_ARMED)
 		seq_printf(m, "%s\n", h.text);
 	else if (h.state < 0)
 		seq_printf(m, "failed %d\n", h.state);
@@ -575,7 +591,7 @@ static ssize_t sim_on_read_write(struct file *file, const char __user *ubuf,
 {
 	struct sim_dev *sdev = ((struct seq_file *)file->private_data)->private;
 	struct sim_on_read h = { .state = SIM_ON_READ_IDLE };
-	char *buf, *line, *reg, *colon;
+	char *buf, *line, *reg, *colon, *times;
 	unsigned long flags;
 	unsigned int i;
 	int ret;
@@ -603,6 +619,15 @@ static ssize_t sim_on_read_write(struct file *file, const char __user *ubuf,
 		    !IS_ALIGNED(h.off, 4) || h.off >= sdev->desc->wins[i].size)
 			goto out;
 		h.win = i;
+		h.left = 1;
+		line = skip_spaces(line);
+		if (str_has_prefix(line, "times=")) {
+			times = strsep(&line, " \t");
+			if (!line || kstrtouint(times + 6, 0, &h.left) ||
+			    !h.left || h.left > SIM_ON_READ_MAX_TIMES)
+				goto out;
+			h.times = true;
+		}
 		if (sim_parse_line(sdev->ops, line, &h.inj, NULL) != 1)
 			goto out;
 		h.state = SIM_ON_READ_ARMED;
@@ -765,6 +790,82 @@ static int sim_regs_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sim_regs);
 
+/*
+ * mem (mmio=1 devices): reading shows every non-zero 32-bit word of the
+ * windows in RAM as the regs file does; "<window>:<offset> +<n>" adds n
+ * to the 64-bit word there (8-byte aligned), "<window>:<offset> =<n>"
+ * sets it, each with one 64-bit access, as traffic and the driver would.
+ */
+static int sim_mem_show(struct seq_file *m, void *v)
+{
+	struct sim_dev *sdev = m->private;
+	unsigned int j;
+	u32 off, val;
+
+	for (j = 0; j < sdev->desc->nr_wins; j++)
+		for (off = 0; off < sdev->desc->wins[j].size; off += 4) {
+			val = readl(sdev->mem[j] + off);
+			if (val)
+				sim_regs_print(m, sdev, j, off, val);
+		}
+	return 0;
+}
+
+static int sim_mem_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sim_mem_show, inode->i_private);
+}
+
+static ssize_t sim_mem_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct sim_dev *sdev = ((struct seq_file *)file->private_data)->private;
+	char *buf, *line, *reg, *colon;
+	unsigned long flags;
+	void __iomem *addr;
+	unsigned int i;
+	u32 off;
+	u64 n;
+	int ret = -EINVAL;
+
+	if (count > 64)
+		return -E2BIG;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	line = strim(buf);
+	reg = strsep(&line, " \t");
+	colon = strchr(reg, ':');
+	if (!colon || !line)
+		goto out;
+	*colon = '\0';
+	for (i = 0; i < sdev->desc->nr_wins; i++)
+		if (!strcmp(reg, sdev->desc->wins[i].name))
+			break;
+	line = skip_spaces(line);
+	if (i == sdev->desc->nr_wins || kstrtou32(colon + 1, 0, &off) ||
+	    !IS_ALIGNED(off, 8) || off >= sdev->desc->wins[i].size ||
+	    (*line != '+' && *line != '=') || kstrtou64(line + 1, 0, &n))
+		goto out;
+	addr = sdev->mem[i] + off;
+	raw_spin_lock_irqsave(&sdev->lock, flags);
+	writeq(*line == '+' ? readq(addr) + n : n, addr);
+	raw_spin_unlock_irqrestore(&sdev->lock, flags);
+	ret = count;
+out:
+	kfree(buf);
+	return ret;
+}
+
+static const struct file_operations sim_mem_fops = {
+	.owner		= THIS_MODULE,
+	.open		= sim_mem_open,
+	.read		= seq_read,
+	.write		= sim_mem_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 static int sim_stats_show(struct seq_file *m, void *v)
 {
 	struct sim_dev *sdev = m->private;
@@ -873,6 +974,8 @@ static int sim_debugfs_init(void)
 		debugfs_create_file("rate", 0600, sdev->dir, sdev, &sim_rate_fops);
 		debugfs_create_file("regs", 0400, sdev->dir, sdev, &sim_regs_fops);
 		debugfs_create_file("stats", 0600, sdev->dir, sdev, &sim_stats_fops);
+		if (sdev->mem)
+			debugfs_create_file("mem", 0600, sdev->dir, sdev, &sim_mem_fops);
 	}
 	return 0;
 }
@@ -904,6 +1007,14 @@ static int sim_map_cmp(const void *a, const void *b)
 	return x->base < y->base ? -1 : x->base > y->base;
 }
 
+/* Is @sdev's register file guest RAM (mmio=1) rather than the backend's? */
+static bool sim_is_mmio(struct sim_dev *sdev)
+{
+	u64 v;
+
+	return sim_prop(sdev, "mmio", &v) && v;
+}
+
 static int sim_build_map(void)
 {
 	unsigned int i, j, n = 0;
@@ -916,6 +1027,8 @@ static int sim_build_map(void)
 	for (i = 0; i < sim_topo->nr_devs; i++) {
 		const struct sim_dev_desc *d = &sim_topo->devs[i];
 
+		if (sim_is_mmio(&sim_devs[i]))
+			continue;
 		for (j = 0; j < d->nr_wins; j++) {
 			sim_map[sim_map_len].base = d->wins[j].base;
 			sim_map[sim_map_len].end = d->wins[j].base + d->wins[j].size;
@@ -924,12 +1037,79 @@ static int sim_build_map(void)
 			sim_map_len++;
 		}
 	}
+	n = sim_map_len;
 	sort(sim_map, n, sizeof(*sim_map), sim_map_cmp, NULL);
 	/* gen.sh checks this too; a hand-made table must not fool the lookup */
 	for (i = 1; i < n; i++)
 		if (sim_map[i].base < sim_map[i - 1].end)
 			return -EINVAL;
 	return 0;
+}
+
+/*
+ * mmio=1: the device's windows are guest RAM the kernel was told to leave
+ * alone (memmap=). The backend does not claim them, so the driver maps
+ * and accesses them as it would hardware: the MMIO branch of the
+ * layer's accessors. At load each window gets what the model's
+ * registers read at reset, so the probe finds the device it expects;
+ * from then on the model is out of the loop, and a test changes a
+ * register with the device's mem file. The mapping is uncached, as the
+ * driver's is (one memory type per page).
+ */
+static void sim_mmio_exit(void)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < sim_topo->nr_devs; i++) {
+		struct sim_dev *sdev = &sim_devs[i];
+
+		if (!sdev->mem)
+			continue;
+		for (j = 0; j < sdev->desc->nr_wins; j++)
+			if (sdev->mem[j])
+				iounmap(sdev->mem[j]);
+		kfree(sdev->mem);
+		sdev->mem = NULL;
+	}
+}
+
+static int sim_mmio_init(void)
+{
+	unsigned int i, j;
+	unsigned long flags;
+	bool counting;
+	u32 off;
+
+	for (i = 0; i < sim_topo->nr_devs; i++) {
+		struct sim_dev *sdev = &sim_devs[i];
+		const struct sim_dev_desc *d = sdev->desc;
+
+		if (!sim_is_mmio(sdev))
+			continue;
+		sdev->mem = kcalloc(d->nr_wins, sizeof(*sdev->mem), GFP_KERNEL);
+		if (!sdev->mem)
+			goto err;
+		for (j = 0; j < d->nr_wins; j++) {
+			sdev->mem[j] = ioremap(d->wins[j].base, d->wins[j].size);
+			if (!sdev->mem[j]) {
+				pr_err("%s: cannot map %#llx+%#llx (reserved with memmap=?)\n",
+				       d->name, (unsigned long long)d->wins[j].base,
+				       (unsigned long long)d->wins[j].size);
+				goto err;
+			}
+			raw_spin_lock_irqsave(&sdev->lock, flags);
+			for (off = 0; off < d->wins[j].size; off += 4)
+				writel(sdev->ops->read(sdev, j, off, 4, &counting),
+				       sdev->mem[j] + off);
+			raw_spin_unlock_irqrestore(&sdev->lock, flags);
+		}
+		pr_info("%s: registers in RAM at %#llx, not the backend's\n",
+			d->name, (unsigned long long)d->wins[0].base);
+	}
+	return 0;
+err:
+	sim_mmio_exit();
+	return -ENOMEM;
 }
 
 static void sim_free_devs(unsigned int nr)
@@ -980,10 +1160,13 @@ static int __init sim_init(void)
 		pr_err("cannot build the window map: %d\n", ret);
 		goto err_devs;
 	}
+	ret = sim_mmio_init();
+	if (ret)
+		goto err_devs;
 	ret = sim_irq_init(sim_devs, sim_topo->nr_devs);
 	if (ret) {
 		pr_err("cannot create the interrupts: %d\n", ret);
-		goto err_devs;
+		goto err_mmio;
 	}
 	ret = sim_debugfs_init();
 	if (ret)
@@ -1008,6 +1191,8 @@ err_debugfs:
 	debugfs_remove_recursive(sim_root);
 err_irq:
 	sim_irq_exit();
+err_mmio:
+	sim_mmio_exit();
 err_devs:
 	sim_free_devs(sim_topo->nr_devs);
 	return ret;
@@ -1029,6 +1214,7 @@ static void __exit sim_exit(void)
 		sim_rate_stop(&sim_devs[i]);
 	/* No driver holds an interrupt: it went with its windows. */
 	sim_irq_exit();
+	sim_mmio_exit();
 	sim_free_devs(sim_topo->nr_devs);
 }
 module_exit(sim_exit);

@@ -41,7 +41,9 @@ echo > $UNCORE_SIM/$U/rate
 # the driver's next read of it; busy names it while it is armed
 O=$UNCORE_SIM/$U/inject_on_read
 for w in 'page7:0x0 event=cycles' 'page0:0x2 event=cycles' 'page0:0x1000 event=cycles' \
-	 'page0:0xf8 event=bogus' 'page0:0xf8' 'page0 event=cycles'; do
+	 'page0:0xf8 event=bogus' 'page0:0xf8' 'page0 event=cycles' \
+	 'page0:0xf8 times=0 event=cycles' 'page0:0xf8 times=65 event=cycles' \
+	 'page0:0xf8 times=2' 'page0:0xf8 times=x event=cycles'; do
 	check_fail "inject_on_read: '$w' refused" sh -c "echo '$w' > $O"
 done
 L='page0:0xf8 event=cycles value=1000'
@@ -50,6 +52,10 @@ check_eq "inject_on_read: reads back while armed" "$L" "$(cat $O)"
 check_eq "busy: names the armed injection" "$U inject_on_read" "$(cat $UNCORE_SIM/busy)"
 echo > $O
 check_eq "inject_on_read: an empty write disarms" "" "$(cat $O)$(cat $UNCORE_SIM/busy)"
+echo 'page0:0xf8 times=64 event=cycles value=1' > $O
+check_eq "inject_on_read: times= reads back with the reads to come" \
+	"page0:0xf8 times=64 event=cycles value=1 (64 to come)" "$(cat $O)"
+echo > $O
 # armed on the cycle counter (page 0, 0xf8): the driver reads it once, at
 # the end of the count, after stopping it; the read returns the value
 # before the armed traffic, which then reaches no counting counter
