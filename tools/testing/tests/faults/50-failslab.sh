@@ -145,7 +145,10 @@ for m in $MODULES; do
 		grep -q "^$m " /proc/modules && rmmod "$m"
 		if [ $init = 1 ]; then hi=$mid; else lo=$mid; fi
 	done
-	first=$hi
+	# The loader's count varies by a site or two from load to load, so
+	# the search may land past our first site: start a few before it
+	# (a loader's site failing is one more refused load).
+	first=$((hi > 4 ? hi - 3 : 1))
 	n=$first refused=0 partial=0
 	while :; do
 		load "$m" $n
@@ -185,7 +188,7 @@ for m in $MODULES; do
 	if [ -z "$bad" ]; then
 		secs=$(($(cut -d. -f1 /proc/uptime) - t0))
 		msg="$m: sites $first to $((n - 1)) of its load failed in turn"
-		msg="$msg (the loader's $((first - 1)) before them): $refused refused"
+		msg="$msg (our init from about site $hi): $refused refused"
 		msg="$msg with ENOMEM, $partial loaded without a device; all unwound ($secs s)"
 		ok "$msg"
 	else
