@@ -557,6 +557,39 @@ static const struct file_operations sim_inject_fops = {
 };
 
 /*
+ * sim_parse_reg - parse "<window>:<offset>" off the front of *@line
+ * @sdev:  the device whose windows are named
+ * @line:  the text; on success it points past the word and its blanks
+ * @align: the alignment the offset needs
+ * @win:   set to the window's index
+ * @off:   set to the offset, inside the window
+ *
+ * Return: 0, or -EINVAL if the word is missing, names no window of the
+ * device, or its offset is unaligned or outside the window, or nothing
+ * follows it.
+ */
+static int sim_parse_reg(struct sim_dev *sdev, char **line, u32 align,
+			 unsigned int *win, u32 *off)
+{
+	char *reg = strsep(line, " \t");
+	char *colon = strchr(reg, ':');
+	unsigned int i;
+
+	if (!colon || !*line)
+		return -EINVAL;
+	*colon = '\0';
+	for (i = 0; i < sdev->desc->nr_wins; i++)
+		if (!strcmp(reg, sdev->desc->wins[i].name))
+			break;
+	if (i == sdev->desc->nr_wins || kstrtou32(colon + 1, 0, off) ||
+	    !IS_ALIGNED(*off, align) || *off >= sdev->desc->wins[i].size)
+		return -EINVAL;
+	*win = i;
+	*line = skip_spaces(*line);
+	return 0;
+}
+
+/*
  * inject_on_read: "<window>:<offset> [times=<n>] <inject line>" arms the
  * line on that register for its next n reads (1 to 64, default 1); an
  * empty write disarms. Reading shows the armed text and, with times=, the
@@ -591,9 +624,8 @@ static ssize_t sim_on_read_write(struct file *file, const char __user *ubuf,
 {
 	struct sim_dev *sdev = ((struct seq_file *)file->private_data)->private;
 	struct sim_on_read h = { .state = SIM_ON_READ_IDLE };
-	char *buf, *line, *reg, *colon, *times;
+	char *buf, *line, *times;
 	unsigned long flags;
-	unsigned int i;
 	int ret;
 
 	if (!sdev->ops->inject)
@@ -607,20 +639,9 @@ static ssize_t sim_on_read_write(struct file *file, const char __user *ubuf,
 	strscpy(h.text, line, sizeof(h.text));
 	if (*line) {
 		ret = -EINVAL;
-		reg = strsep(&line, " \t");
-		colon = strchr(reg, ':');
-		if (!colon || !line)
+		if (sim_parse_reg(sdev, &line, 4, &h.win, &h.off))
 			goto out;
-		*colon = '\0';
-		for (i = 0; i < sdev->desc->nr_wins; i++)
-			if (!strcmp(reg, sdev->desc->wins[i].name))
-				break;
-		if (i == sdev->desc->nr_wins || kstrtou32(colon + 1, 0, &h.off) ||
-		    !IS_ALIGNED(h.off, 4) || h.off >= sdev->desc->wins[i].size)
-			goto out;
-		h.win = i;
 		h.left = 1;
-		line = skip_spaces(line);
 		if (str_has_prefix(line, "times=")) {
 			times = strsep(&line, " \t");
 			if (!line || kstrtouint(times + 6, 0, &h.left) ||
@@ -820,9 +841,9 @@ static ssize_t sim_mem_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	struct sim_dev *sdev = ((struct seq_file *)file->private_data)->private;
-	char *buf, *line, *reg, *colon;
 	unsigned long flags;
 	void __iomem *addr;
+	char *buf, *line;
 	unsigned int i;
 	u32 off;
 	u64 n;
@@ -834,17 +855,7 @@ static ssize_t sim_mem_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	line = strim(buf);
-	reg = strsep(&line, " \t");
-	colon = strchr(reg, ':');
-	if (!colon || !line)
-		goto out;
-	*colon = '\0';
-	for (i = 0; i < sdev->desc->nr_wins; i++)
-		if (!strcmp(reg, sdev->desc->wins[i].name))
-			break;
-	line = skip_spaces(line);
-	if (i == sdev->desc->nr_wins || kstrtou32(colon + 1, 0, &off) ||
-	    !IS_ALIGNED(off, 8) || off >= sdev->desc->wins[i].size ||
+	if (sim_parse_reg(sdev, &line, 8, &i, &off) ||
 	    (*line != '+' && *line != '=') || kstrtou64(line + 1, 0, &n))
 		goto out;
 	addr = sdev->mem[i] + off;

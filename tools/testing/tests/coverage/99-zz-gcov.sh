@@ -24,10 +24,7 @@ if [ ! -d $G ]; then
 	done_testing
 	exit
 fi
-rev=
-for m in $MODULES; do
-	rev="$m $rev"
-done
+rev=$(modules_last_first)
 for m in $rev; do
 	grep -q "^$m " /proc/modules && check_cmd "rmmod $m" rmmod "$m"
 done

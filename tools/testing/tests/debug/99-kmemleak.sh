@@ -52,10 +52,7 @@ ok "kmemleak is available"
 leak_check "no leak with the modules loaded"
 
 # Where each module was, to map the raw addresses of an after-unload report.
-rev=
-for m in $MODULES; do
-	rev="$m $rev"
-done
+rev=$(modules_last_first)
 for m in $rev; do
 	echo "# $(grep "^$m " /proc/modules)"
 done

@@ -51,13 +51,6 @@ echo N >$FS/ignore-gfp-wait
 printk=$(cat /proc/sys/kernel/printk)
 echo 1 >/proc/sys/kernel/printk
 
-# args M: M's parameters from the kernel command line, as the init passes them
-args() {
-	for w in $(cat /proc/cmdline); do
-		case $w in "$1".*=*) printf '%s ' "${w#"$1".}" ;; esac
-	done
-}
-
 # shape: per PMU of ours its name, type, format and event counts, cpumask
 shape() {
 	for p in $(our_pmus); do
@@ -79,15 +72,7 @@ before=$(dmesg | wc -l)
 all=$(our_pmus | sort)
 shape | awk '{ $2 = ""; print }' >/tmp/failslab-ref
 
-rev=
-for m in $MODULES; do
-	rev="$m $rev"
-done
-for m in $rev; do
-	grep -q "^$m " /proc/modules && rmmod "$m"
-done
-check_eq "every module unloads before the fault loads" "" \
-	"$(for m in $MODULES; do grep "^$m " /proc/modules; done)"
+check_eq "every module unloads before the fault loads" "" "$(unload_ours)"
 
 # The initcall_start trace event (in do_one_initcall, which the loader
 # calls for the module's init once all its own allocations are made): a
@@ -119,7 +104,7 @@ load() {
 }
 
 for m in $MODULES; do
-	a=$(args "$m")
+	a=$(cmdline_args "$m")
 	if [ "$m" = uncore_sim ]; then
 		# shellcheck disable=SC2086 # the parameters, one word each
 		check_cmd "insmod $m" insmod $LIB/$m.ko $a

@@ -84,6 +84,36 @@ pmu_type() {
 	cat "$EV/$1/type"
 }
 
+# modules_last_first: the modules the guest init loaded ($MODULES of
+# /etc/uncore-vm.conf, which the test sources), last first: the order
+# in which they unload
+modules_last_first() {
+	r=
+	for m in $MODULES; do
+		r="$m $r"
+	done
+	echo $r
+}
+
+# unload_ours: unload every module of $MODULES still loaded, last first;
+# prints those still loaded afterwards (nothing when all went)
+unload_ours() {
+	for m in $(modules_last_first); do
+		grep -q "^$m " /proc/modules && rmmod "$m"
+	done
+	for m in $MODULES; do
+		grep "^$m " /proc/modules
+	done
+}
+
+# cmdline_args M: module M's parameters from the kernel command line, one
+# word each, as the guest init passes them to insmod
+cmdline_args() {
+	for w in $(cat /proc/cmdline); do
+		case $w in "$1".*=*) printf '%s ' "${w#"$1".}" ;; esac
+	done
+}
+
 # our_pmus: every PMU of ours that is registered
 our_pmus() {
 	ls $EV | grep -E '^(mrvl_pcie_rc_pmu_|nvidia_)'

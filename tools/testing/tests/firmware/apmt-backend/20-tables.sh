@@ -22,29 +22,14 @@ LIB=/lib/modules-test
 FW=/lib/firmware/uncore-sim
 DEVS=/sys/bus/platform/devices
 
-# args M: M's parameters from the kernel command line, as the init passes them
-args() {
-	for w in $(cat /proc/cmdline); do
-		case $w in "$1".*=*) printf '%s ' "${w#"$1".}" ;; esac
-	done
-}
-
 apmt=$(cat /sys/module/uncore_sim/parameters/apmt)
 check_eq "the simulator hands over this firmware's APMT of 204 bytes" \
 	"uncore-sim/apmt-apmt-backend.dat 204" "$apmt $(wc -c < /lib/firmware/$apmt)"
 
-rev=
-for m in $MODULES; do
-	rev="$m $rev"
-done
-for m in $rev; do
-	grep -q "^$m " /proc/modules && rmmod "$m"
-done
-check_eq "every module unloads" "" \
-	"$(for m in $MODULES; do grep "^$m " /proc/modules; done)"
+check_eq "every module unloads" "" "$(unload_ours)"
 for m in uncore_pmu uncore_cspmu; do
 	# shellcheck disable=SC2086 # the parameters, one word each
-	insmod $LIB/$m.ko $(args $m)
+	insmod $LIB/$m.ko $(cmdline_args $m)
 done
 
 # table LEN: the APMT with LEN in its header's length field (little endian)
@@ -59,7 +44,7 @@ table() {
 cut() {
 	table "$1"
 	n=$(dmesg | wc -l)
-	a=$(args uncore_sim | sed "s|apmt=[^ ]*|apmt=uncore-sim/cut-$1.dat|")
+	a=$(cmdline_args uncore_sim | sed "s|apmt=[^ ]*|apmt=uncore-sim/cut-$1.dat|")
 	# shellcheck disable=SC2086 # the parameters, one word each
 	if ! insmod $LIB/uncore_sim.ko $a; then
 		not_ok "length $1: the simulator loads" "insmod failed"
@@ -86,7 +71,7 @@ rm -f $FW/cut-*.dat
 
 for m in $MODULES; do
 	# shellcheck disable=SC2046 # the parameters, one word each
-	grep -q "^$m " /proc/modules || insmod $LIB/$m.ko $(args $m)
+	grep -q "^$m " /proc/modules || insmod $LIB/$m.ko $(cmdline_args $m)
 done
 want="nvidia_pcie_pmu_0_rc_0 nvidia_pcie_tgt_pmu_0_rc_0 nvidia_ucf_pmu_0"
 check_eq "after the whole table again, our PMUs are its three" "$want" \
