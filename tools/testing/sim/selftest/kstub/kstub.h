@@ -20,6 +20,9 @@
 #define u32			uint32_t
 #define u64			unsigned long long
 
+/* sparse's address-space marker: nothing to the host compiler */
+#define __iomem
+
 #define BIT(n)			(1UL << (n))
 #define BIT_ULL(n)		(1ULL << (n))
 #define GENMASK_ULL(h, l)	((~0ULL << (l)) & (~0ULL >> (63 - (h))))
