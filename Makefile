@@ -194,9 +194,12 @@ dkms-remove:
 # tool only if this tree has it.
 # make install-exporter [DESTDIR=...] [PREFIX=/usr/local]: the exporter's
 # systemd unit (to SYSTEMD_UNITDIR, running PREFIX/bin/uncore-metrics) and
-# its settings, /etc/default/uncore-metrics. The packages use both.
+# its settings, /etc/default/uncore-metrics, and the udev rule that starts
+# it when a PMU registers (to UDEV_RULESDIR). The packages use both.
 PREFIX ?= /usr/local
 SYSTEMD_UNITDIR ?= /lib/systemd/system
+UDEV_RULESDIR ?= /lib/udev/rules.d
+EXPORTER_RULES := packaging/udev/60-uncore-pmu.rules
 TOOLS_BINDIR := $(DESTDIR)$(PREFIX)/bin
 TOOLS_MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 EXPORTER_UNIT := packaging/systemd/uncore-metrics-exporter.service
@@ -216,6 +219,7 @@ install-exporter:
 		> $(DESTDIR)$(SYSTEMD_UNITDIR)/uncore-metrics-exporter.service
 	chmod 0644 $(DESTDIR)$(SYSTEMD_UNITDIR)/uncore-metrics-exporter.service
 	install -D -m 0644 packaging/default/uncore-metrics $(DESTDIR)/etc/default/uncore-metrics
+	install -D -m 0644 $(EXPORTER_RULES) $(DESTDIR)$(UDEV_RULESDIR)/60-uncore-pmu.rules
 
 # ---- RPM packages (packaging/rpm/) ----
 #
@@ -232,7 +236,8 @@ install-exporter:
 RPM_TOP := $(CURDIR)/.build/rpm
 RPM_SPEC := packaging/rpm/uncore-pmu.spec
 RPM_TARBALL := $(RPM_TOP)/SOURCES/uncore-pmu-$(UNCORE_VERSION).tar.gz
-RPM_FILES := $(DKMS_FILES) LICENSE README.md $(MODULES_LOAD_CONF) $(EXPORTER_UNIT) packaging/default/uncore-metrics \
+RPM_FILES := $(DKMS_FILES) LICENSE README.md $(MODULES_LOAD_CONF) $(EXPORTER_UNIT) $(EXPORTER_RULES) \
+	packaging/default/uncore-metrics \
 	tools/uncore-metrics/uncore-metrics tools/uncore-metrics/uncore-metrics.1 \
 	$(wildcard tools/uncore-rcmap/t410-pcie-rcmap tools/uncore-rcmap/t410-pcie-rcmap.1)
 # recursive: rpm is asked only when make rpm runs

@@ -156,7 +156,7 @@ step "the RPMs hold the .debs' files (rpm.sh --filelist)"
 for d in $DEBS; do
 	p=$(dpkg-deb -f "$d" Package)
 	dpkg-deb -c "$d" | awk -v p="$p" '$1 !~ /^d/ { sub(/^\./, "", $6); print p, $6 }'
-done | sed 's| /lib/systemd/system/| /usr/lib/systemd/system/|' |
+done | sed 's| /lib/systemd/system/| /usr/lib/systemd/system/|; s| /lib/udev/| /usr/lib/udev/|' |
 	grep -v -e ' /usr/share/doc/' -e ' /usr/share/lintian/' | sort >"$TMP/deb.files"
 "$HERE/rpm.sh" --filelist 2>"$TMP/rpm.err" | grep -v '/$' | sort >"$TMP/rpm.files" ||
 	{ cat "$TMP/rpm.err"; fail "rpm.sh --filelist"; }
