@@ -45,6 +45,11 @@ void uncore_probe(call_single_data_t *c, smp_call_func_t fn) { INIT_CSD(c, fn, c
 # IRQ_MOVE_PCNTXT (gone in 6.14), used by the test simulator only
 probe irq_move_pcntxt '#include <linux/irq.h>
 unsigned long uncore_probe(void); unsigned long uncore_probe(void) { return IRQ_MOVE_PCNTXT; }'
+# acpi_load_table()'s table index argument (newer kernels), used by the test
+# simulator only
+probe acpi_load_table_idx '#include <linux/acpi.h>
+acpi_status uncore_probe(struct acpi_table_header *t);
+acpi_status uncore_probe(struct acpi_table_header *t) { return acpi_load_table(t, NULL); }'
 
 objs=""
 for n in $names; do
@@ -165,6 +170,9 @@ fi
 	fi
 	if have irq_move_pcntxt; then
 		echo "#define UNCORE_HAVE_IRQ_MOVE_PCNTXT 1"
+	fi
+	if have acpi_load_table_idx; then
+		echo "#define UNCORE_HAVE_ACPI_LOAD_TABLE_IDX 1"
 	fi
 	echo "#endif"
 } > "$out.tmp"

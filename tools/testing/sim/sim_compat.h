@@ -6,6 +6,7 @@
 #ifndef __SIM_COMPAT_H
 #define __SIM_COMPAT_H
 
+#include <linux/acpi.h>
 #include <linux/irq.h>
 #include <linux/irq_work.h>
 #include <linux/smp.h>
@@ -61,5 +62,24 @@ static inline void uncore_init_csd(call_single_data_t *csd, smp_call_func_t fn, 
 #else
 #define UNCORE_IRQ_MOVE_PCNTXT	0
 #endif
+
+/**
+ * uncore_acpi_load_table - load an SSDT into the ACPI namespace at run time
+ * @table: the table; ACPICA keeps pointing into it, so it must never be freed
+ *
+ * acpi_load_table() gained a table index argument in later kernels (the
+ * acpi_load_table_idx probe decides); the index is not needed here. Test
+ * simulator only.
+ *
+ * Return: the ACPICA status.
+ */
+static inline acpi_status uncore_acpi_load_table(struct acpi_table_header *table)
+{
+#ifdef UNCORE_HAVE_ACPI_LOAD_TABLE_IDX
+	return acpi_load_table(table, NULL);
+#else
+	return acpi_load_table(table);
+#endif
+}
 
 #endif /* __SIM_COMPAT_H */

@@ -32,6 +32,7 @@
 #include <linux/uaccess.h>
 
 #include "uncore_backend.h"
+#include "sim_compat.h"
 #include "sim.h"
 #include "topologies.h"
 
@@ -308,6 +309,64 @@ static int __init sim_load_apmt(struct acpi_table_header **out)
 			apmt, fw->size, hdr->length);
 	else if (!ret)
 		pr_info("apmt=%s: %zu bytes for the helper layer\n", apmt, fw->size);
+out:
+	release_firmware(fw);
+	return ret;
+}
+
+/*
+ * ssdt=<file>: an SSDT loaded into the ACPI namespace once the backend is
+ * registered, so that the simulated ACPI devices appear, with their
+ * uevents, only when the simulator does. The operator guest boots no
+ * -acpitable: udev loads the drivers when this module brings the devices,
+ * as it does at boot on the hardware, and they never probe before the
+ * backend exists. ACPICA keeps pointing into the table and cannot take it
+ * back, so the copy is never freed; a second load of the simulator finds
+ * the table loaded and its devices present.
+ */
+static char *ssdt = "";
+module_param(ssdt, charp, 0444);
+MODULE_PARM_DESC(ssdt, "SSDT file to load into the ACPI namespace once the backend is registered");
+
+static int __init sim_load_ssdt(void)
+{
+	struct acpi_table_header *hdr, *copy;
+	const struct firmware *fw;
+	acpi_status st;
+	int ret;
+
+	if (!*ssdt)
+		return 0;
+	ret = request_firmware(&fw, ssdt, NULL);
+	if (ret) {
+		pr_err("ssdt=%s: cannot load it: %d\n", ssdt, ret);
+		return ret;
+	}
+	ret = -EINVAL;
+	hdr = (struct acpi_table_header *)fw->data;
+	if (fw->size < sizeof(*hdr) || memcmp(hdr->signature, "SSDT", 4) ||
+	    hdr->length != fw->size) {
+		pr_err("ssdt=%s: not an SSDT of its file's size (%zu bytes)\n",
+		       ssdt, fw->size);
+		goto out;
+	}
+	ret = -ENOMEM;
+	copy = kmemdup(fw->data, fw->size, GFP_KERNEL);
+	if (!copy)
+		goto out;
+	st = uncore_acpi_load_table(copy);
+	if (st == AE_ALREADY_EXISTS) {
+		pr_info("ssdt=%s: loaded already\n", ssdt);
+		kfree(copy);
+		ret = 0;
+	} else if (ACPI_FAILURE(st)) {
+		pr_err("ssdt=%s: ACPICA refused it: %s\n", ssdt, acpi_format_exception(st));
+		kfree(copy);
+		ret = -EIO;
+	} else {
+		pr_info("ssdt=%s: %zu bytes loaded into the ACPI namespace\n", ssdt, fw->size);
+		ret = 0;
+	}
 out:
 	release_firmware(fw);
 	return ret;
@@ -1194,6 +1253,15 @@ static int __init sim_init(void)
 	/* Drivers loaded already probe the new devices. */
 	if (sim_apmt)
 		uncore_apmt_add_backend(sim_apmt);
+	/* Last: a table in the namespace cannot be taken back. */
+	ret = sim_load_ssdt();
+	if (ret) {
+		if (sim_apmt)
+			uncore_apmt_remove_backend(sim_apmt);
+		uncore_backend_unregister(&sim_backend);
+		kfree(sim_apmt);
+		goto err_debugfs;
+	}
 	pr_info("topology %s: %u devices, %u windows\n", sim_topo->name,
 		sim_topo->nr_devs, sim_map_len);
 	return 0;

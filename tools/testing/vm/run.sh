@@ -5,7 +5,9 @@
 # port, then "N passed, N failed".
 #   run.sh [--kernel VMLINUZ] --initrd FILE [--acpitable FILE]... [--append "..."]
 #          [--timeout SEC] [--boot-stall SEC] [--log FILE] [--no-summary]
-#          [--arch x86_64|arm64] [--tcg-single]
+#          [--arch x86_64|arm64] [--tcg-single] [--disk IMAGE]
+# --disk: a raw disk image as the x86 guest's virtio disk (/dev/vda), its
+# writes kept in a throw-away snapshot (the operator guest's root).
 # With UNCORE_TAP_STATE=FILE the counts are also added to FILE ("passed N",
 # "failed N"). Exit status 0 only if nothing failed.
 set -uo pipefail
@@ -18,7 +20,7 @@ DIE_STATUS=2
 usage() { sed -n '6,8s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 kernel='' initrd='' append='' tmo=900 stall=300 accel=() log='' summary=1
-acpi=() tables=() arch=x86_64
+acpi=() tables=() arch=x86_64 disk=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -31,6 +33,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--no-summary) summary=0; shift ;;
 	--arch) arch=$2; shift 2 ;;
+	--disk) disk=(-drive "file=$2,if=virtio,format=raw,snapshot=on,cache=unsafe"); shift 2 ;;
 	-h|--help) usage ;;
 	*) die "unknown argument $1" ;;
 	esac
@@ -132,7 +135,7 @@ if [ "$arch" = arm64 ]; then
 else
 	machine=(-M q35 -cpu max,vendor=GenuineIntel
 		 -serial "file:$log" -serial "file:$res"
-		 -initrd "$initrd" ${acpi[@]+"${acpi[@]}"})
+		 -initrd "$initrd" ${acpi[@]+"${acpi[@]}"} ${disk[@]+"${disk[@]}"})
 	# mitigations=off: TCG's max CPU says Intel and not immune to
 	# Meltdown, so the kernel would isolate page tables, and every
 	# guest syscall's CR3 switch then flushes TCG's whole soft TLB: perf

@@ -1,0 +1,205 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The operator guest's test (tools/testing/operator/README.md): run once
+# per boot by uncore-operator-test.service, after the boot has settled,
+# TAP on stdout (the unit sends it to the results port). The scenario is
+# the kernel command line's uncore_test.scenario=:
+#   boot   the simulated hardware is there at boot (uncore-sim-test.service,
+#          the one stand-in); the kernel command line keeps udev from
+#          loading nvidia_t410_c2c_pmu (modprobe.blacklist=), which this
+#          test loads a minute after the others; then node_exporter,
+#          the unit's sandbox, coexistence, README's stop and remove
+#   late   the simulator is loaded only after the exporter's first start
+#          attempt; then the condition with arguments no PMU satisfies
+# Everything else is the operator's: Debian's systemd, udev, perf,
+# prometheus-node-exporter and our .debs as README installs them.
+
+. /usr/local/lib/uncore-test/lib/lib.sh
+
+UNIT=uncore-metrics-exporter.service
+TEXTFILE=/var/lib/prometheus/node-exporter/uncore-pmu.prom
+RUNFILE=/run/uncore-metrics/uncore-pmu.prom
+README=/usr/local/lib/uncore-test/README.md
+export UNCORE_SIM=/sys/kernel/debug/uncore_sim
+scenario=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^uncore_test.scenario=//p')
+
+# wait_for SECS CMD...: until CMD succeeds, at most SECS seconds
+wait_for() {
+	w=$1
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		[ "$w" -gt 0 ] || return 1
+		sleep 1
+		w=$((w - 1))
+	done
+}
+
+# expected: the PMU names of the simulated devices, sorted
+expected() {
+	awk '{ print $1 }' $UNCORE_SIM/devices | sort
+}
+
+# prom_pmus FILE: the PMU names a textfile has series of, sorted
+prom_pmus() {
+	sed -n 's/.*{pmu="\([^"]*\)".*/\1/p' "$1" 2>/dev/null | sort -u
+}
+
+# have_pmus LIST: the textfile has series of exactly the PMUs of LIST
+have_pmus() {
+	[ "$(prom_pmus $TEXTFILE | xargs)" = "$1" ]
+}
+
+# all_counted: the textfile has series of every simulated PMU
+all_counted() {
+	have_pmus "$(expected | xargs)"
+}
+
+uprop() {
+	systemctl show -p "$1" --value $UNIT
+}
+
+# check_exporter_counts_all WHAT: the exporter runs, and within a minute its
+# textfile (through the link) has series of every simulated PMU
+check_exporter_counts_all() {
+	if wait_for 90 all_counted; then
+		ok "$1: the exporter counts every PMU ($(expected | wc -l))"
+	else
+		not_ok "$1: the exporter counts every PMU" \
+			"missing: $(expected | grep -vxF "$(prom_pmus $TEXTFILE)" | xargs)" \
+			"unit: $(uprop ActiveState)/$(uprop Result), NRestarts $(uprop NRestarts)"
+	fi
+	check_eq "$1: nobody restarted the exporter" 0 "$(uprop NRestarts)"
+}
+
+echo "# scenario $scenario, kernel $(uname -r), perf $(perf version 2>&1)"
+st=$(systemctl is-system-running --wait 2>&1)
+check_eq "the system came up ($(systemctl --failed --plain --no-legend | xargs))" running "$st"
+
+case $scenario in
+boot)
+	# udev loaded the drivers when the simulator's devices appeared
+	for m in uncore_pmu uncore_cspmu marvell_pem_pmu nvidia_t410_cmem_latency_pmu \
+		 nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu; do
+		check_cmd "udev loaded $m, from $(modinfo -n $m | sed 's|.*/lib/modules/[^/]*/||')" \
+			test -d /sys/module/$m
+	done
+	check_fail "nvidia_t410_c2c_pmu was held back (modprobe.blacklist=)" \
+		test -d /sys/module/nvidia_t410_c2c_pmu
+	t0=$(cut -d. -f1 /proc/uptime)
+	wait_for 60 test "$(uprop ActiveState)" = active
+	check_eq "$UNIT started by itself" active/running "$(uprop ActiveState)/$(uprop SubState)"
+	check_eq "$TEXTFILE is the link to $RUNFILE" $RUNFILE "$(readlink $TEXTFILE)"
+	pid=$(uprop MainPID)
+	uid=$(awk '$1 == "Uid:" { print $2 }' /proc/"$pid"/status)
+	check_cmd "the exporter runs as a dynamic user (uid $uid)" \
+		test "$uid" -ge 61184 -a "$uid" -le 65519
+	# every process of the unit (the shell, perf, awk): CAP_PERFMON
+	# (bit 38) and nothing else, effective and bounding
+	cg=/sys/fs/cgroup$(uprop ControlGroup)
+	caps=$(for p in $(cat "$cg"/cgroup.procs); do
+		awk '$1 == "CapEff:" || $1 == "CapBnd:" { print $2 }' /proc/"$p"/status
+	done | sort -u | xargs)
+	check_eq "every process of the exporter has CAP_PERFMON and no other capability" \
+		0000004000000000 "$caps"
+	check_cmd "perf runs in the exporter's unit" \
+		grep -qx 'perf.*' $(for p in $(cat "$cg"/cgroup.procs); do echo /proc/"$p"/comm; done)
+	# what the C2C driver's PMUs are, for the late load
+	re='^nvidia_(nvlink_c2c|nvclink|nvdlink)_pmu_'
+	c2c=$(expected | grep -E "$re" | xargs)
+	others=$(expected | grep -vE "$re" | xargs)
+	wait_for 60 have_pmus "$others"
+	check_eq "the exporter counts every PMU but the C2C driver's" "$others" \
+		"$(prom_pmus $TEXTFILE | xargs)"
+	# a minute after the others
+	sleep $((60 - ($(cut -d. -f1 /proc/uptime) - t0) ))
+	check_cmd "modprobe nvidia_t410_c2c_pmu, a minute after the others" \
+		modprobe nvidia_t410_c2c_pmu
+	check_exporter_counts_all "C2C loaded a minute late"
+	check_eq "the same exporter process picked them up" "$pid" "$(uprop MainPID)"
+	check_eq "the C2C PMUs are among them" "$c2c" \
+		"$(prom_pmus $TEXTFILE | grep -E '^nvidia_(nvlink_c2c|nvclink|nvdlink)_pmu_' | xargs)"
+
+	# node_exporter, Debian's, on loopback, serves the file
+	wait_for 60 curl -sf http://127.0.0.1:9100/metrics
+	curl -sf http://127.0.0.1:9100/metrics >/tmp/metrics
+	check_eq "node_exporter serves our series of every PMU" "$(expected | xargs)" \
+		"$(prom_pmus /tmp/metrics | xargs)"
+	check_eq "node_exporter read the textfile without error" 0 \
+		"$(sed -n 's/^node_textfile_scrape_error //p' /tmp/metrics)"
+
+	# the unit's sandbox, measured here
+	score=$(systemd-analyze security $UNIT 2>&1 |
+		sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\) .*/\1/p')
+	echo "# systemd-analyze security $UNIT: $score"
+	check_cmd "systemd-analyze security scores $score, 2.0 or lower" \
+		awk -v s="$score" 'BEGIN { exit !(s != "" && s + 0 <= 2.0) }'
+
+	# coexistence: the running exporter holds the modules
+	check_fail "modprobe -r nvidia_t410_ucf_pmu is refused while the exporter runs" \
+		modprobe -r nvidia_t410_ucf_pmu
+	# README's one command pauses it; an ad-hoc count is then exact
+	check_cmd "systemctl stop uncore-metrics-exporter" systemctl stop $UNIT
+	check_fail "the textfile is gone with the exporter" test -e $TEXTFILE
+	inj="echo 'event=slc_bytes_rd value=123456789' > $UNCORE_SIM/nvidia_ucf_pmu_0/inject"
+	check_eq "an ad-hoc perf stat counts exactly with the exporter paused" \
+		"123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789" \
+		"$(perf stat -a -x';' $(for i in 1 2 3 4 5 6 7 8; do
+			printf ' -e nvidia_ucf_pmu_0/slc_bytes_rd/'; done) -- sh -c "$inj" 2>&1 >/dev/null |
+			awk -F';' '{ printf "%s%s", s, $1; s = " " }')"
+	check_cmd "systemctl start uncore-metrics-exporter" systemctl start $UNIT
+	check_exporter_counts_all "started again"
+
+	# README's stop and remove, verbatim; the simulator (the hardware
+	# stand-in, which holds the layer's modules) goes before the layer
+	dpkg -L uncore-pmu-tools uncore-pmu-dkms | while read -r f; do
+		[ -d "$f" ] || echo "$f"
+	done >/tmp/files
+	check_eq "the packages' files are there" 0 \
+		"$(while read -r f; do [ -e "$f" ] || echo "$f"; done </tmp/files | wc -l)"
+	sed -n '/^## Quick start/,/^## /p' $README |
+		grep -E '^    (systemctl stop|modprobe -r|apt-get purge) ' | sed 's/^    //' >/tmp/remove
+	check_eq "README's quick start has the four stop and remove commands" 4 "$(wc -l </tmp/remove)"
+	while read -r c; do
+		case $c in
+		"modprobe -r uncore_cspmu"*) rmmod uncore_sim ;;
+		esac
+		if out=$(sh -c "$c" 2>&1 </dev/null); then
+			ok "README: $c"
+		else
+			not_ok "README: $c" "$out"
+		fi
+	done </tmp/remove
+	check_eq "no module of ours is loaded" "" \
+		"$(lsmod | awk '{ print $1 }' | grep -E '^(uncore_|nvidia_t|marvell_pem)' | xargs)"
+	check_eq "no unit of ours is loaded" "not-found inactive" \
+		"$(uprop LoadState) $(uprop ActiveState)"
+	check_eq "no file of the packages is left" "" \
+		"$(while read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done </tmp/files | xargs)"
+	check_eq "no module, link, runtime or DKMS directory is left" "" \
+		"$(ls -d /lib/modules/*/updates/dkms/*.ko* $TEXTFILE /run/uncore-metrics \
+			/var/lib/dkms/uncore-pmu 2>/dev/null | xargs)"
+	;;
+late)
+	check_fail "no simulated hardware at boot" test -d $UNCORE_SIM
+	# the exporter's first start attempt, at boot, met no PMU
+	wait_for 60 test "$(uprop Result)" = exec-condition
+	check_eq "at boot the unit was skipped by its condition, not failed" \
+		"inactive exec-condition" "$(uprop ActiveState) $(uprop Result)"
+	check_cmd "the hardware appears: modprobe uncore_sim" modprobe uncore_sim
+	check_exporter_counts_all "simulator loaded late"
+	# a condition with the service's own arguments: a PMU family this
+	# machine lacks is skipped, not started and restarted
+	check_cmd "systemctl stop uncore-metrics-exporter" systemctl stop $UNIT
+	sed -i 's/^UNCORE_METRICS_ARGS=.*/UNCORE_METRICS_ARGS="--family cmem --socket 7"/' \
+		/etc/default/uncore-metrics
+	systemctl start $UNIT
+	sleep 15
+	check_eq "with --family cmem --socket 7 the unit is skipped, never restarted" \
+		"inactive exec-condition 0" "$(uprop ActiveState) $(uprop Result) $(uprop NRestarts)"
+	;;
+*)
+	not_ok "uncore_test.scenario=$scenario: not a scenario"
+	;;
+esac
+done_testing
