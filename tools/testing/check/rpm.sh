@@ -11,11 +11,11 @@
 #   rpmlint.toml) on both RPMs and the spec reports nothing; each RPM
 #   holds exactly the files, modes and %config flags the Makefile's
 #   install targets produce from the tree (dkms-src install-conf;
-#   install-tools install-exporter with PREFIX=/usr and RHEL's unit
-#   directory), plus what RPM conventions add (the license, the dkms
-#   package's README, the exporter's textfile directory); the scriptlets
-#   run dkms add, build, install and remove with dkms.conf's name and
-#   version, and the systemd helper steps for the exporter unit.
+#   install-tools install-exporter with PREFIX=/usr and RHEL's unit and
+#   udev rules directories), plus what RPM conventions add (the license,
+#   the dkms package's README, the exporter's textfile directory); the
+#   scriptlets run dkms add, build, install and remove with dkms.conf's
+#   name and version, and the systemd helper steps for the exporter unit.
 #   Prints one line per step; on failure what failed, exit 1.
 #
 # Usage: $0 --filelist
@@ -126,14 +126,16 @@ rpm_list()
 # tree: "PACKAGE MODE FLAGS PATH"
 expected_list()
 {
-	local d=$TMP/stage prefix=/usr unitdir textdir
+	local d=$TMP/stage prefix=/usr unitdir rulesdir textdir
 
 	unitdir=$(rpm_eval '%{_unitdir}')
 	[ -n "$unitdir" ] && [ "$unitdir" != '%{_unitdir}' ] || fail "rpm: no %_unitdir"
+	rulesdir=$(rpm_eval '%{_udevrulesdir}')
+	[ -n "$rulesdir" ] && [ "$rulesdir" != '%{_udevrulesdir}' ] || fail "rpm: no %_udevrulesdir"
 	rm -rf "$d"
 	make -s -C "$REPO" dkms-src install-conf DESTDIR="$d/dkms" >"$TMP/stage.log" 2>&1 &&
 	make -s -C "$REPO" install-tools install-exporter DESTDIR="$d/tools" PREFIX=$prefix \
-		SYSTEMD_UNITDIR="$unitdir" >>"$TMP/stage.log" 2>&1 ||
+		SYSTEMD_UNITDIR="$unitdir" UDEV_RULESDIR="$rulesdir" >>"$TMP/stage.log" 2>&1 ||
 		{ cat "$TMP/stage.log"; fail "make (the install targets) into $d"; }
 	# The textfile directory the exporter's settings name, and its
 	# parent: the package owns both.
