@@ -214,12 +214,14 @@ metrics_sysfs()
 }
 
 # metrics_fake_perf FILE: a perf that records its arguments to
-# $FAKE_PERF_ARGS and acts as $FAKE_PERF_MODE says
+# $FAKE_PERF_ARGS (and, joined, as a line of $FAKE_PERF_LOG if set: one
+# line per start) and acts as $FAKE_PERF_MODE says
 metrics_fake_perf()
 {
 	cat >"$1" <<'EOF'
 #!/bin/sh
 printf '%s\n' "$@" >"$FAKE_PERF_ARGS"
+[ -z "$FAKE_PERF_LOG" ] || printf '%s\n' "$*" >>"$FAKE_PERF_LOG"
 fd=
 prev=
 for a in "$@"; do
@@ -248,6 +250,29 @@ slow)
 		eval "printf '%s\\n' \"\$l\" >&$fd"
 	done <"$FAKE_PERF_OUT"
 	exit 0 ;;
+gen)
+	# until killed: every FAKE_PERF_DELAY seconds an interval of 1 s with a
+	# line for each event asked for (name=PMU.EVENT), the counts 1000000,
+	# cycles 2000000000 (2 GHz); its number goes to $FAKE_PERF_MARK (if
+	# set). It ends after the interval once $FAKE_PERF_END (if set) exists,
+	# or after $FAKE_PERF_N intervals (if set).
+	evs=$(printf '%s\n' "$@" | grep -o 'name=[^/]*' | sed 's/^name=//')
+	n=0
+	while :; do
+		eval "sleep \"\$FAKE_PERF_DELAY\" $fd>&-"
+		n=$((n + 1))
+		out=
+		for e in $evs; do
+			c=1000000
+			case $e in *.cycles) c=2000000000 ;; esac
+			out="$out$n.000000000,$c,,$e,1000000000,100.00,,
+"
+		done
+		eval "printf '%s' \"\$out\" >&$fd"
+		[ -z "$FAKE_PERF_MARK" ] || echo $n >>"$FAKE_PERF_MARK"
+		[ -z "$FAKE_PERF_END" ] || [ ! -e "$FAKE_PERF_END" ] || exit 0
+		[ -z "$FAKE_PERF_N" ] || [ $n -lt "$FAKE_PERF_N" ] || exit 0
+	done ;;
 eperm)
 	cat >&2 <<EOT
 Error:
@@ -329,17 +354,20 @@ mx_table_vs_csv()
 }
 
 # mx_run SHELL ARGS...: the tool under SHELL; stdout in $W/out, stderr in
-# $W/err, status in $ST
+# $W/err (or $MX_RUN_OUT, $MX_RUN_ERR if set), status in $ST. With
+# MX_RUN_TIMEOUT=SEC, the tool and its children are killed after SEC s.
 mx_run()
 {
-	local sh=$1
+	local sh=$1 out=${MX_RUN_OUT:-$W/out} err=${MX_RUN_ERR:-$W/err} to=
 	shift
+	[ -z "${MX_RUN_TIMEOUT:-}" ] || to="$(command -v timeout) $MX_RUN_TIMEOUT"
 	ST=0
+	# shellcheck disable=SC2086 # $to is a command and its argument, or nothing
 	case $sh in
 	busybox)
-		PATH=$W/bb:$W/bin:$PATH "$W/bb/sh" "$MX_TOOL" "$@" >"$W/out" 2>"$W/err" || ST=$? ;;
+		PATH=$W/bb:$W/bin:$PATH $to "$W/bb/sh" "$MX_TOOL" "$@" >"$out" 2>"$err" || ST=$? ;;
 	*)
-		PATH=$W/bin:$PATH "$sh" "$MX_TOOL" "$@" >"$W/out" 2>"$W/err" || ST=$? ;;
+		PATH=$W/bin:$PATH $to "$sh" "$MX_TOOL" "$@" >"$out" 2>"$err" || ST=$? ;;
 	esac
 }
 
@@ -693,6 +721,195 @@ metrics_cases()
 	mx_eq "$s: live on a terminal, -f ucf: status 0, the last interval at the end" \
 		"0|# 2.500000000 s, interval 1500.000 ms" "$ST|$(head -n 1 "$W/screen")"
 	unset UNCORE_METRICS_SYSFS FAKE_PERF_ARGS FAKE_PERF_OUT FAKE_PERF_DELAY
+	metrics_follow "$s"
+}
+
+# mx_until SECONDS CMD...: CMD every 0.1 s until it succeeds; fails after
+# SECONDS
+mx_until()
+{
+	local n=$(($1 * 10))
+
+	shift
+	until "$@"; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# mx_lines FILE N: FILE has N lines or more
+mx_lines()
+{
+	[ -e "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ]
+}
+
+# mx_prom_pmus FILE: the pmu labels of a Prometheus file, sorted, on a line
+mx_prom_pmus()
+{
+	grep -o 'pmu="[^"]*"' "$1" 2>/dev/null | sed 's/^pmu="//; s/"$//' | sort -u |
+		tr '\n' ' ' | sed 's/ $//'
+}
+
+# mx_prom_has FILE PMUS: the pmu labels of FILE are PMUS
+mx_prom_has()
+{
+	[ "$(mx_prom_pmus "$1")" = "$2" ]
+}
+
+# mx_perf_pmus N: the PMUs of the Nth perf start ($W/flog), in their order
+mx_perf_pmus()
+{
+	sed -n "$1p" "$W/flog" | grep -o 'name=[a-z0-9_]*\.' | sed 's/^name=//; s/\.$//' |
+		awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
+}
+
+# mx_step DESC CMD...: wait (20 s at most) for CMD, the case DESC passing
+# if it comes; "not ok" and status 1 if not
+mx_step()
+{
+	local d=$1
+
+	shift
+	if mx_until 20 "$@"; then
+		mx_ok "$d"
+	else
+		mx_not_ok "$d" "timed out waiting for: $*" \
+			"perf starts: $(sed -n '$=' "$W/flog" 2>/dev/null)" \
+			"textfile PMUs: $(mx_prom_pmus "$W/f.prom")" "$(cat "$W/ferr" 2>/dev/null)"
+		return 1
+	fi
+}
+
+# mx_pmu_add NAME / mx_pmu_del NAME: a PMU of the fake sysfs registers in
+# $W/fsys (copied whole, then renamed in: no half-made PMU is ever seen),
+# or goes (renamed out)
+mx_pmu_add()
+{
+	rm -rf "$W/fstage/$1"
+	cp -r "$W/sysfs/$1" "$W/fstage/$1"
+	mv "$W/fstage/$1" "$W/fsys/$1"
+}
+
+mx_pmu_del()
+{
+	rm -rf "$W/fstage/$1"
+	mv "$W/fsys/$1" "$W/fstage/$1"
+}
+
+# metrics_follow SHELL: --follow, through the fake perf's "gen" mode, which
+# counts the events it is given until it is ended
+metrics_follow()
+{
+	local s=$1 e exp n ok=1
+
+	# ---- refused: --follow measures, until it is stopped ----
+	for e in "--input:--input perf-all.csv" --list:--list --dry-run:--dry-run \
+		 "--count:-n 3" "--count:--count=3" "--duration:-d 2"; do
+		# shellcheck disable=SC2086 # the options are split
+		mx_run "$s" --follow ${e#*:}
+		exp="uncore-metrics: --follow does not go with ${e%%:*}"
+		mx_eq "$s: --follow ${e#*:}: usage error" \
+			"2:$exp Try 'uncore-metrics --help'." \
+			"$ST:$(tr '\n' ' ' <"$W/err" | sed 's/ $//')"
+	done
+	mx_run "$s" -f cmem --follow -- sleep 1
+	mx_eq "$s: --follow -- COMMAND: usage error" \
+		"2:uncore-metrics: --follow takes no COMMAND Try 'uncore-metrics --help'." \
+		"$ST:$(tr '\n' ' ' <"$W/err" | sed 's/ $//')"
+
+	# ---- the PMUs unchanged: perf is started once ----
+	rm -rf "$W/fsys" "$W/fstage" "$W/flog"
+	mkdir "$W/fsys" "$W/fstage"
+	mx_pmu_add nvidia_cmem_latency_pmu_0
+	mx_pmu_add nvidia_ucf_pmu_0
+	UNCORE_METRICS_SYSFS=$W/fsys FAKE_PERF_ARGS=$W/args FAKE_PERF_MODE=gen \
+		FAKE_PERF_DELAY=0.2 FAKE_PERF_N=6 FAKE_PERF_LOG=$W/flog \
+		mx_run "$s" --follow --csv -I 200
+	mx_eq "$s: --follow, no PMU change: one perf start, 6 intervals, status 0, no message" \
+		"0|1|nvidia_ucf_pmu_0 nvidia_cmem_latency_pmu_0|6|" \
+		"$ST|$(wc -l <"$W/flog")|$(mx_perf_pmus 1)|$(awk -F, 'NR > 1 { print $1 }' \
+			"$W/out" | sort -u | wc -l)|$(cat "$W/err")"
+
+	# ---- PMUs that register and go while it runs ----
+	rm -rf "$W/fsys" "$W/fstage" "$W/flog" "$W/fmark" "$W/fend" "$W/fst" "$W/f.prom" \
+		"$W/fout" "$W/ferr"
+	mkdir "$W/fsys" "$W/fstage"
+	mx_pmu_add nvidia_cmem_latency_pmu_0
+	(
+		export UNCORE_METRICS_SYSFS=$W/fsys FAKE_PERF_ARGS=$W/args FAKE_PERF_MODE=gen \
+			FAKE_PERF_DELAY=0.2 FAKE_PERF_LOG=$W/flog FAKE_PERF_MARK=$W/fmark \
+			FAKE_PERF_END=$W/fend
+		MX_RUN_OUT=$W/fout MX_RUN_ERR=$W/ferr MX_RUN_TIMEOUT=120 \
+			mx_run "$s" --follow -q --prometheus "$W/f.prom" -I 200 -s 0
+		echo "$ST" >"$W/fst"
+	) &
+	mx_step "$s: --follow: perf started, the textfile written" \
+		mx_prom_has "$W/f.prom" nvidia_cmem_latency_pmu_0 || ok=0
+	if [ $ok = 1 ]; then
+		mx_eq "$s: --follow: the first perf counts nvidia_cmem_latency_pmu_0" \
+			"1|nvidia_cmem_latency_pmu_0" "$(wc -l <"$W/flog")|$(mx_perf_pmus 1)"
+		# not selected (-s 0): nothing happens, for 5 intervals
+		mx_pmu_add nvidia_ucf_pmu_1
+		n=$(($(wc -l <"$W/fmark") + 5))
+		mx_step "$s: --follow: 5 intervals more" mx_lines "$W/fmark" $n || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		mx_eq "$s: --follow: a PMU of socket 1 (-s 0) starts nothing" 1 \
+			"$(wc -l <"$W/flog")"
+		mx_pmu_add nvidia_ucf_pmu_0
+		UNCORE_METRICS_SYSFS=$W/fsys mx_run "$s" --dry-run -I 200 -s 0
+		exp=$(tr -d "'" <"$W/out" | sed 's/^perf //')
+		mx_step "$s: --follow: a new PMU: perf started again" mx_lines "$W/flog" 2 || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		mx_eq "$s: --follow: the second perf counts nvidia_ucf_pmu_0 too" \
+			"nvidia_ucf_pmu_0 nvidia_cmem_latency_pmu_0" "$(mx_perf_pmus 2)"
+		mx_eq "$s: --follow: the second perf command is the --dry-run one" \
+			"$exp" "$(sed -n 2p "$W/flog")"
+		mx_step "$s: --follow: the textfile has the new PMU's series" mx_prom_has \
+			"$W/f.prom" "nvidia_cmem_latency_pmu_0 nvidia_ucf_pmu_0" || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		e='uncore_pmu_frequency_hertz{pmu="nvidia_ucf_pmu_0",family="ucf",socket="0"} 2e+09'
+		mx_eq "$s: --follow: the new PMU's figures" "$e" \
+			"$(grep '^uncore_pmu_frequency_hertz{pmu="nvidia_ucf_pmu_0"' "$W/f.prom")"
+		mx_eq "$s: --follow: the new PMU's 9 series" 9 \
+			"$(grep -c 'pmu="nvidia_ucf_pmu_0"' "$W/f.prom")"
+		if e=$(metrics_prom_lint "$W/f.prom" 2>&1); then
+			mx_ok "$s: --follow: the textfile is valid exposition format"
+		else
+			mx_not_ok "$s: --follow: the textfile is valid exposition format" "$e"
+		fi
+		mx_pmu_del nvidia_cmem_latency_pmu_0
+		mx_step "$s: --follow: a PMU gone: perf started again" mx_lines "$W/flog" 3 || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		mx_eq "$s: --follow: the third perf counts what is left" nvidia_ucf_pmu_0 \
+			"$(mx_perf_pmus 3)"
+		mx_step "$s: --follow: the textfile without the PMU gone" \
+			mx_prom_has "$W/f.prom" nvidia_ucf_pmu_0 || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		mx_pmu_del nvidia_ucf_pmu_0
+		mx_step "$s: --follow: no PMU left: the tool ends" test -s "$W/fst" || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		e="uncore-metrics: PMUs changed: +nvidia_ucf_pmu_0; starting perf again"
+		e="$e|uncore-metrics: PMUs changed: -nvidia_cmem_latency_pmu_0; starting perf again"
+		e="$e|uncore-metrics: no uncore PMU on socket(s) 0 in $W/fsys"
+		mx_eq "$s: --follow: status 1, a line per change, the error of no PMU" "1|3|$e" \
+			"$(cat "$W/fst")|$(wc -l <"$W/flog")|$(tr '\n' '|' <"$W/ferr" |
+			sed 's/|$//')"
+		mx_eq "$s: --follow: the textfile stays, as last written, no .tmp" \
+			"nvidia_ucf_pmu_0|no" \
+			"$(mx_prom_pmus "$W/f.prom")|$([ -e "$W/f.prom.tmp" ] && echo yes ||
+			echo no)"
+	fi
+	# whatever happened: perf ends at its next interval, and so the tool
+	# (or the timeout ends it)
+	touch "$W/fend"
+	wait
 }
 
 metrics_main()
