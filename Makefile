@@ -10,7 +10,7 @@
 #   make bench: MMIO per perf callback and read() cost, in the VM (BENCHMARKS.md)
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
 #   make deb | rpm: the Debian packages in .build/deb/, the RPMs in .build/rpm/ (README.md)
-#   make install-tools | install-exporter [DESTDIR=...] [PREFIX=/usr/local]
+#   make install-tools | install-exporter | install-docs [DESTDIR=...] [PREFIX=/usr/local]
 #   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
 #   make coverage: make check-debug's boots with gcov, and the coverage report
 #   make mutation [MUTANTS="name ..."]: driver mutants against the VM tests (tools/testing/mutation)
@@ -221,6 +221,26 @@ install-exporter:
 	install -D -m 0644 packaging/default/uncore-metrics $(DESTDIR)/etc/default/uncore-metrics
 	install -D -m 0644 $(EXPORTER_RULES) $(DESTDIR)$(UDEV_RULESDIR)/60-uncore-pmu.rules
 
+# make install-docs [DESTDIR=...] [PREFIX=/usr/local]: the operator's
+# documents, to PREFIX/share/doc/<package>/ as the packages ship them.
+# install-docs-dkms: this README.md and the admin guides
+# (Documentation/admin-guide/perf/, without Sphinx's index) to
+# uncore-pmu-dkms/; install-docs-tools: the README.md of uncore-metrics,
+# which the exporter unit's Documentation= names, to uncore-pmu-tools/.
+# Each package's build calls its own.
+DOCS_DIR := $(DESTDIR)$(PREFIX)/share/doc
+ADMIN_GUIDES := $(filter-out %/index.rst,$(wildcard Documentation/admin-guide/perf/*.rst))
+.PHONY: install-docs install-docs-dkms install-docs-tools
+install-docs: install-docs-dkms install-docs-tools
+
+install-docs-dkms:
+	install -d $(DOCS_DIR)/uncore-pmu-dkms
+	install -m 0644 README.md $(ADMIN_GUIDES) $(DOCS_DIR)/uncore-pmu-dkms/
+
+install-docs-tools:
+	install -d $(DOCS_DIR)/uncore-pmu-tools
+	install -m 0644 tools/uncore-metrics/README.md $(DOCS_DIR)/uncore-pmu-tools/
+
 # ---- RPM packages (packaging/rpm/) ----
 #
 # make rpm: uncore-pmu-dkms and uncore-pmu-tools, noarch RPMs for RHEL 9,
@@ -237,7 +257,7 @@ RPM_TOP := $(CURDIR)/.build/rpm
 RPM_SPEC := packaging/rpm/uncore-pmu.spec
 RPM_TARBALL := $(RPM_TOP)/SOURCES/uncore-pmu-$(UNCORE_VERSION).tar.gz
 RPM_FILES := $(DKMS_FILES) LICENSE README.md $(MODULES_LOAD_CONF) $(EXPORTER_UNIT) $(EXPORTER_RULES) \
-	packaging/default/uncore-metrics \
+	packaging/default/uncore-metrics $(ADMIN_GUIDES) tools/uncore-metrics/README.md \
 	tools/uncore-metrics/uncore-metrics tools/uncore-metrics/uncore-metrics.1 \
 	$(wildcard tools/uncore-rcmap/t410-pcie-rcmap tools/uncore-rcmap/t410-pcie-rcmap.1)
 # recursive: rpm is asked only when make rpm runs

@@ -13,9 +13,10 @@
 #   install targets produce from the tree (dkms-src install-conf;
 #   install-tools install-exporter with PREFIX=/usr and RHEL's unit and
 #   udev rules directories), plus what RPM conventions add (the license,
-#   the dkms package's README, the exporter's textfile directory); the
-#   scriptlets run dkms add, build, install and remove with dkms.conf's
-#   name and version, and the systemd helper steps for the exporter unit.
+#   the exporter's textfile directory); its %doc files are those make
+#   install-docs installs; the scriptlets run dkms add, build, install and
+#   remove with dkms.conf's name and version, and the systemd helper steps
+#   for the exporter unit.
 #   Prints one line per step; on failure what failed, exit 1.
 #
 # Usage: $0 --filelist
@@ -217,6 +218,20 @@ check_static()
 	for t in dkms tools; do
 		echo "$NAME-$t: $(grep -c "^$NAME-$t " "$TMP/got") paths as expected"
 	done
+
+	step "documents"
+	rm -rf "$TMP/docs"
+	make -s -C "$REPO" install-docs DESTDIR="$TMP/docs" PREFIX=/usr >"$TMP/docs.log" 2>&1 ||
+		{ cat "$TMP/docs.log"; fail "make install-docs into $TMP/docs"; }
+	(cd "$TMP/docs" && find . -type f | sed 's|^\.||' | sort) >"$TMP/docs.want"
+	for t in dkms tools; do
+		rpm -qpd "$(rpm_of $t)" | grep '^/usr/share/doc/'
+	done | sort >"$TMP/docs.got"
+	if ! diff -u "$TMP/docs.want" "$TMP/docs.got" >"$TMP/diff"; then
+		cat "$TMP/diff"
+		fail "the RPMs' documents differ from make install-docs (- expected, + in the RPMs)"
+	fi
+	echo "$(wc -l <"$TMP/docs.got") documents, as make install-docs installs them"
 
 	step "scriptlets"
 	scriptlet "$DKMS_RPM" POSTIN >"$TMP/post"
