@@ -102,7 +102,7 @@ demo:
 # the perf_event_open fuzzer alone, for longer than make check gives it
 # (default 20000 iterations or 480 s, whichever ends first); with
 # DEBUG_KERNEL=1 on the KASAN/lockdep/kmemleak kernel of make check-debug,
-# ending with its leak scan (README: the soak).
+# ending with its leak scan (tools/testing/README.md: the soak).
 FUZZ_ITER ?= 20000
 FUZZ_SECS ?= 480
 fuzz-soak:

@@ -284,9 +284,9 @@ ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, cha
  * simulator, uncore_backend.h) for the windows it claims. The redirect is
  * here so that the modules a test loads are the modules that ship: with
  * no backend registered the static branch is a no-op instruction on the
- * access path and the redirect an out-of-line block beside it (README.md,
- * "Register access" for the measured cost). Drivers only use the
- * accessors below.
+ * access path and the redirect an out-of-line block beside it
+ * (tools/testing/README.md, "Register access", for the measured cost).
+ * Drivers only use the accessors below.
  */
 DECLARE_STATIC_KEY_FALSE(uncore_backend_active);
 u64 uncore_backend_read(const struct uncore_win *win, u32 off, unsigned int bytes);
