@@ -51,6 +51,8 @@ NEWEST=$("$HERE/check/kdir.sh" --list | tail -n 1)
 jobs=()
 if [ ${#VMARGS[@]} -eq 0 ]; then
 	jobs+=("arm64 default $NEWEST" "x86_64 default $NEWEST")
+	# the operator guest: Debian 12 with systemd, the packages (operator/)
+	jobs+=("x86_64 operator 6.1")
 else
 	jobs+=("x86_64 default 6.1")
 fi
@@ -121,6 +123,13 @@ run_job() {
 	all_pmu=1
 	[ "$firmware" != default ] || [ -n "$VMARGS_S" ] || all_pmu=0
 	[ -z "${UNCORE_COVERAGE_DIR:-}" ] || all_pmu=0
+	if [ "$firmware" = operator ]; then
+		UNCORE_VM_BUILD="$BUILDPFX$slot" UNCORE_TAP_STATE="$TMP/state$n" \
+			"$HERE/operator/run.sh" --no-summary >"$TMP/out$n" 2>&1
+		echo "vm-all: operator guest done ($(grep -c '^ok' "$TMP/out$n") ok," \
+		     "$(grep -c '^not ok' "$TMP/out$n") not ok)" >&2
+		return
+	fi
 	# shellcheck disable=SC2086 # VMARGS_S: the options, one word each
 	UNCORE_PERF_ALL_PMU_TEST=$all_pmu \
 	UNCORE_VM_BUILD="$BUILDPFX$slot" UNCORE_TAP_STATE="$TMP/state$n" \

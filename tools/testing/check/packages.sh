@@ -218,18 +218,30 @@ u=$R/lib/systemd/system/$UNIT
 unit_env="set -a; $(sed -n 's/^Environment=//p' "$u" | tr '\n' ';')"
 unit_env="$unit_env . /etc/default/uncore-metrics; set +a"
 textfile=$(chroot "$R" sh -c "$unit_env; echo \$UNCORE_METRICS_TEXTFILE")
-for k in ExecCondition ExecStart ExecStopPost; do
-	[ "$k" = ExecStopPost ] && cp "$R$textfile" "$TMP/exporter.prom"
+# Each command line in the unit's order; a "+" (run as root, outside the
+# sandbox) is dropped, the runtime directory made as systemd would. The
+# operator guest (tools/testing/operator/) runs the unit under systemd.
+mkdir -p "$R/run/uncore-metrics"
+grep -E '^Exec(Condition|StartPre|Start|StopPost)=' "$u" >"$TMP/exec"
+while IFS= read -r line; do
+	k=${line%%=*}
+	cmd=${line#*=}
+	if [ "$k" = ExecStopPost ]; then
+		[ "$(readlink "$R$textfile")" = /run/uncore-metrics/uncore-pmu.prom ] ||
+			fail "$UNIT: $textfile is not a link to its runtime file"
+		cp "$R/run/uncore-metrics/uncore-pmu.prom" "$TMP/exporter.prom"
+	fi
 	rc=0
 	chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin UNCORE_METRICS_SYSFS=/tmp/sysfs \
 		PERF=/tmp/perf FAKE_PERF_MODE=ok FAKE_PERF_OUT=/tmp/perf-all.csv \
 		FAKE_PERF_ARGS=/tmp/perf.args \
-		sh -c "$unit_env; $(sed -n "s/^$k=//p" "$u")" >"$TMP/unit.log" 2>&1 || rc=$?
-	[ $rc -eq 0 ] || { cat "$TMP/unit.log"; fail "$UNIT: $k exited $rc"; }
-done
+		sh -c "$unit_env; ${cmd#+}" >"$TMP/unit.log" 2>&1 </dev/null || rc=$?
+	[ $rc -eq 0 ] || { cat "$TMP/unit.log"; fail "$UNIT: $k exited $rc: $line"; }
+done <"$TMP/exec"
 cmp "$MX_FIX/all.prom" "$TMP/exporter.prom" ||
 	fail "$UNIT: $textfile is not fixtures/all.prom"
-[ ! -e "$R$textfile" ] || fail "$UNIT: ExecStopPost left $textfile"
+rm -rf "$R/run/uncore-metrics"
+[ ! -e "$R$textfile" ] && [ ! -L "$R$textfile" ] || fail "$UNIT: ExecStopPost left $textfile"
 rm -rf "$R/tmp/sysfs" "$R/tmp/perf" "$R/tmp/perf-all.csv" "$R/tmp/perf.args"
 echo "$UNIT: its condition, start and stop write and remove $textfile"
 run chroot "$R" uncore-metrics --help
