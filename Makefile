@@ -194,12 +194,16 @@ dkms-remove:
 # tool only if this tree has it.
 # make install-exporter [DESTDIR=...] [PREFIX=/usr/local]: the exporter's
 # systemd unit (to SYSTEMD_UNITDIR, running PREFIX/bin/uncore-metrics) and
-# its settings, /etc/default/uncore-metrics, and the udev rule that starts
-# it when a PMU registers (to UDEV_RULESDIR). The packages use both.
+# its settings, /etc/default/uncore-metrics, the udev rule that starts it
+# when a PMU registers (to UDEV_RULESDIR) and the sysctl.d file that lets
+# its CAP_PERFMON count on Debian's kernels (to SYSCTL_DIR). The packages
+# use both.
 PREFIX ?= /usr/local
 SYSTEMD_UNITDIR ?= /lib/systemd/system
 UDEV_RULESDIR ?= /lib/udev/rules.d
+SYSCTL_DIR ?= /usr/lib/sysctl.d
 EXPORTER_RULES := packaging/udev/60-uncore-pmu.rules
+EXPORTER_SYSCTL := packaging/sysctl/60-uncore-metrics.conf
 TOOLS_BINDIR := $(DESTDIR)$(PREFIX)/bin
 TOOLS_MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 EXPORTER_UNIT := packaging/systemd/uncore-metrics-exporter.service
@@ -220,6 +224,7 @@ install-exporter:
 	chmod 0644 $(DESTDIR)$(SYSTEMD_UNITDIR)/uncore-metrics-exporter.service
 	install -D -m 0644 packaging/default/uncore-metrics $(DESTDIR)/etc/default/uncore-metrics
 	install -D -m 0644 $(EXPORTER_RULES) $(DESTDIR)$(UDEV_RULESDIR)/60-uncore-pmu.rules
+	install -D -m 0644 $(EXPORTER_SYSCTL) $(DESTDIR)$(SYSCTL_DIR)/60-uncore-metrics.conf
 
 # make install-docs [DESTDIR=...] [PREFIX=/usr/local]: the operator's
 # documents, to PREFIX/share/doc/<package>/ as the packages ship them.
@@ -256,7 +261,7 @@ install-docs-tools:
 RPM_TOP := $(CURDIR)/.build/rpm
 RPM_SPEC := packaging/rpm/uncore-pmu.spec
 RPM_TARBALL := $(RPM_TOP)/SOURCES/uncore-pmu-$(UNCORE_VERSION).tar.gz
-RPM_FILES := $(DKMS_FILES) LICENSE README.md $(MODULES_LOAD_CONF) $(EXPORTER_UNIT) $(EXPORTER_RULES) \
+RPM_FILES := $(DKMS_FILES) LICENSE README.md $(MODULES_LOAD_CONF) $(EXPORTER_UNIT) $(EXPORTER_RULES) $(EXPORTER_SYSCTL) \
 	packaging/default/uncore-metrics $(ADMIN_GUIDES) tools/uncore-metrics/README.md \
 	tools/uncore-metrics/uncore-metrics tools/uncore-metrics/uncore-metrics.1 \
 	$(wildcard tools/uncore-rcmap/t410-pcie-rcmap tools/uncore-rcmap/t410-pcie-rcmap.1)

@@ -238,8 +238,15 @@ while IFS= read -r line; do
 		sh -c "$unit_env; ${cmd#+}" >"$TMP/unit.log" 2>&1 </dev/null || rc=$?
 	[ $rc -eq 0 ] || { cat "$TMP/unit.log"; fail "$UNIT: $k exited $rc: $line"; }
 done <"$TMP/exec"
-cmp "$MX_FIX/all.prom" "$TMP/exporter.prom" ||
-	fail "$UNIT: $textfile is not fixtures/all.prom"
+# what the tree's uncore-metrics makes of the same recording with the
+# unit's options (--follow: the interval perf ended in is not shown)
+UNCORE_METRICS_SYSFS=$R/tmp/sysfs PERF=$R/tmp/perf FAKE_PERF_MODE=ok \
+	FAKE_PERF_OUT=$R/tmp/perf-all.csv FAKE_PERF_ARGS=$TMP/perf.args \
+	sh "$REPO/tools/uncore-metrics/uncore-metrics" --quiet --follow \
+	--prometheus "$TMP/expected.prom" --interval 15000 </dev/null >/dev/null 2>&1 ||
+	fail "uncore-metrics --follow on the recording"
+cmp "$TMP/expected.prom" "$TMP/exporter.prom" ||
+	fail "$UNIT: $textfile is not what uncore-metrics makes of fixtures/perf-all.csv"
 rm -rf "$R/run/uncore-metrics"
 [ ! -e "$R$textfile" ] && [ ! -L "$R$textfile" ] || fail "$UNIT: ExecStopPost left $textfile"
 rm -rf "$R/tmp/sysfs" "$R/tmp/perf" "$R/tmp/perf-all.csv" "$R/tmp/perf.args"

@@ -125,6 +125,7 @@ trap - EXIT
 
 st=0
 for sc in "boot modprobe.blacklist=nvidia_t410_c2c_pmu" "late uncore_test.late_sim"; do
+	# shellcheck disable=SC2086 # the scenario, then its kernel arguments
 	set -- $sc
 	"$TESTING/vm/run.sh" --kernel "$TMP/vmlinuz-$REL" --initrd "$TMP/initrd.img-$REL" \
 		--disk "$BUILD/disk.img" --log "$BUILD/console-$1.log" --timeout 1500 \
