@@ -682,7 +682,8 @@ metrics_cases()
 	FAKE_PERF_MODE=eperm mx_run "$s" -n 1 -f ucf
 	e="uncore-metrics: perf has no permission to count system-wide"
 	e="$e (kernel.perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid))"
-	e="$e: run as root or with CAP_PERFMON, or set kernel.perf_event_paranoid to 0 or lower"
+	e="$e: run as root or with CAP_PERFMON (which Debian's kernels honour at 2 or lower),"
+	e="$e or set kernel.perf_event_paranoid to 0 or lower"
 	mx_eq "$s: perf without permission" "1:$e" "$ST:$(cat "$W/err")"
 	FAKE_PERF_MODE=fail mx_run "$s" -n 1 -f ucf
 	mx_eq "$s: perf failing" \

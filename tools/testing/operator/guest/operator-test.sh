@@ -42,7 +42,7 @@ expected() {
 
 # prom_pmus FILE: the PMU names a textfile has series of, sorted
 prom_pmus() {
-	sed -n 's/.*{pmu="\([^"]*\)".*/\1/p' "$1" 2>/dev/null | sort -u
+	sed -n 's/.*[{,]pmu="\([^"]*\)".*/\1/p' "$1" 2>/dev/null | sort -u
 }
 
 # have_pmus LIST: the textfile has series of exactly the PMUs of LIST
