@@ -79,10 +79,11 @@ cp -r "$BUILD/src/.build/deb" "$R/root/tree/.build/"
 printf '#!/bin/sh\nexit 101\n' >"$R/usr/sbin/policy-rc.d"
 chmod +x "$R/usr/sbin/policy-rc.d"
 sed -n '/^## Quick start/,/^## /p' "$BUILD/src/README.md" |
-	sed -n 's/^    \(mkdir -p \/srv\/uncore-pmu.*\|(cd \/srv\/uncore-pmu.*\|echo .deb \[trusted=yes\].*\)$/\1/p' \
-	>"$TMP/repo.sh"
+	grep -E '^    (mkdir -p /srv/uncore-pmu|\(cd /srv/uncore-pmu|echo .deb \[trusted=yes\])' |
+	sed 's/^    //' >"$TMP/repo.sh"
 [ "$(wc -l <"$TMP/repo.sh")" -eq 3 ] ||
-	die "README's quick start: expected the three lines of the local repository, got: $(cat "$TMP/repo.sh")"
+	die "README's quick start: not the three lines of the local repository:" \
+	    "$(cat "$TMP/repo.sh")"
 run chroot "$R" sh -ec "cd /root/tree; $(cat "$TMP/repo.sh")"
 run chroot "$R" apt-get update
 run chroot "$R" "${DKMS_ENV[@]}" apt-get install -y uncore-pmu-dkms uncore-pmu-tools

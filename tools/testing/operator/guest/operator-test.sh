@@ -80,15 +80,16 @@ check_eq "the system came up ($(systemctl --failed --plain --no-legend | xargs))
 
 # Debian's kernels refuse perf_event_open() to all but CAP_SYS_ADMIN at
 # their default paranoid level 3; the package's sysctl.d file sets 2
-check_eq "kernel.perf_event_paranoid is the package's 2" 2 "$(cat /proc/sys/kernel/perf_event_paranoid)"
+check_eq "kernel.perf_event_paranoid is the package's 2" 2 \
+	"$(cat /proc/sys/kernel/perf_event_paranoid)"
 
 case $scenario in
 boot)
 	# udev loaded the drivers when the simulator's devices appeared
 	for m in uncore_pmu uncore_cspmu marvell_pem_pmu nvidia_t410_cmem_latency_pmu \
 		 nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu; do
-		check_cmd "udev loaded $m, from $(modinfo -n $m | sed 's|.*/lib/modules/[^/]*/||')" \
-			test -d /sys/module/$m
+		f=$(modinfo -n $m | sed 's|.*/lib/modules/[^/]*/||')
+		check_cmd "udev loaded $m, from $f" test -d /sys/module/$m
 	done
 	check_fail "nvidia_t410_c2c_pmu was held back (modprobe.blacklist=)" \
 		test -d /sys/module/nvidia_t410_c2c_pmu
@@ -125,7 +126,7 @@ boot)
 	check_exporter_counts_all "C2C loaded a minute late"
 	check_eq "the same exporter process picked them up" "$pid" "$(uprop MainPID)"
 	check_eq "the C2C PMUs are among them" "$c2c" \
-		"$(prom_pmus $TEXTFILE | grep -E '^nvidia_(nvlink_c2c|nvclink|nvdlink)_pmu_' | xargs)"
+		"$(prom_pmus $TEXTFILE | grep -E "$re" | xargs)"
 
 	# node_exporter, Debian's, on loopback, serves the file
 	wait_for 60 curl -sf http://127.0.0.1:9100/metrics
@@ -150,11 +151,13 @@ boot)
 	check_cmd "systemctl stop uncore-metrics-exporter" systemctl stop $UNIT
 	check_fail "the textfile is gone with the exporter" test -e $TEXTFILE
 	inj="echo 'event=slc_bytes_rd value=123456789' > $UNCORE_SIM/nvidia_ucf_pmu_0/inject"
+	evs=$(for _ in 1 2 3 4 5 6 7 8; do printf ' -e nvidia_ucf_pmu_0/slc_bytes_rd/'; done)
+	# shellcheck disable=SC2086 # one word per option
+	got=$(perf stat -a -x';' $evs -- sh -c "$inj" 2>&1 >/dev/null |
+		awk -F';' '{ printf "%s%s", s, $1; s = " " }')
+	want="123456789 123456789 123456789 123456789"
 	check_eq "an ad-hoc perf stat counts exactly with the exporter paused" \
-		"123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789" \
-		"$(perf stat -a -x';' $(for i in 1 2 3 4 5 6 7 8; do
-			printf ' -e nvidia_ucf_pmu_0/slc_bytes_rd/'; done) -- sh -c "$inj" 2>&1 >/dev/null |
-			awk -F';' '{ printf "%s%s", s, $1; s = " " }')"
+		"$want $want" "$got"
 	check_cmd "systemctl start uncore-metrics-exporter" systemctl start $UNIT
 	restarts0=$(uprop NRestarts)
 	check_exporter_counts_all "started again"
@@ -167,8 +170,10 @@ boot)
 	check_eq "the packages' files are there" "" \
 		"$(while read -r f; do [ -e "$f" ] || echo "$f"; done </tmp/files | xargs)"
 	sed -n '/^## Quick start/,/^## /p' $README |
-		grep -E '^    (systemctl stop|modprobe -r|apt-get purge) ' | sed 's/^    //' >/tmp/remove
-	check_eq "README's quick start has the four stop and remove commands" 4 "$(wc -l </tmp/remove)"
+		grep -E '^    (systemctl stop|modprobe -r|apt-get purge) ' |
+		sed 's/^    //' >/tmp/remove
+	check_eq "README's quick start has the four stop and remove commands" 4 \
+		"$(wc -l </tmp/remove)"
 	while read -r c; do
 		case $c in
 		"modprobe -r uncore_cspmu"*) rmmod uncore_sim ;;
@@ -184,7 +189,9 @@ boot)
 	check_eq "no unit of ours is loaded" "not-found inactive" \
 		"$(uprop LoadState) $(uprop ActiveState)"
 	check_eq "no file of the packages is left" "" \
-		"$(while read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done </tmp/files | xargs)"
+		"$(while read -r f; do
+			[ -e "$f" ] || [ -L "$f" ] && echo "$f"
+		done </tmp/files | xargs)"
 	check_eq "no module, link, runtime or DKMS directory is left" "" \
 		"$(ls -d /lib/modules/*/updates/dkms/*.ko* $TEXTFILE /run/uncore-metrics \
 			/var/lib/dkms/uncore-pmu 2>/dev/null | xargs)"
