@@ -77,13 +77,7 @@ done
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 # Until the VM runs, a failure here is one failed test in the shared state.
-setup_failed() {
-	st=$?
-	[ $st -ne 0 ] || return 0
-	echo "not ok - vm: setup failed with status $st (see above)"
-	[ -z "${UNCORE_TAP_STATE:-}" ] || state_add "$UNCORE_TAP_STATE" 0 1
-}
-trap setup_failed EXIT
+trap 'setup_failed vm' EXIT
 
 "$HERE/check/deps.sh" >&2
 case $tscale in

@@ -77,16 +77,11 @@ in_root() { chroot "$R" "${DKMS_ENV[@]}" "$@"; }
 # make_base: debootstrap a minimal root and install what the test needs
 make_base()
 {
-	local b=$TMP/base f
+	local b=$TMP/base
 
 	step "debootstrap $SUITE into the cache (once)"
-	run debootstrap --variant=minbase "$SUITE" "$b" "$("$HERE/debian.sh" mirror)"
-	# the machine's own sources (updates, security): the headers of $REL
-	rm -f "$b/etc/apt/sources.list"
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		 /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] && cp "$f" "$b$f"
-	done
+	# with the machine's own sources (updates, security): the headers of $REL
+	debootstrap_root "$b" "$SUITE"
 	mount -t proc none "$b/proc"
 	run chroot "$b" apt-get update
 	# shellcheck disable=SC2086 # one word per package

@@ -26,6 +26,12 @@
 #                              own apt sources, once more after an apt-get
 #                              update if that fails (other Debian releases:
 #                              check/debian.sh)
+#   debootstrap_root DIR SUITE a minimal Debian SUITE root in DIR, from the
+#                              mirror the machine's apt uses, with the
+#                              machine's own apt sources (updates, security)
+#   setup_failed WHAT          an EXIT trap: a non-zero exit status before
+#                              the guest ran is one "not ok - WHAT: setup
+#                              failed" and one failure in $UNCORE_TAP_STATE
 #   apt_fetch_first DEST PKG[=VER]...
 #                              the same for the first of the alternatives
 #                              that downloads (an -unsigned package, say)
@@ -127,4 +133,25 @@ apt_fetch_first() {
 		apt-get update -q >&2 || true
 	done
 	return 1
+}
+
+debootstrap_root() {
+	local f
+
+	run debootstrap --variant=minbase "$2" "$1" \
+		"$("$(dirname "${BASH_SOURCE[0]}")/../check/debian.sh" mirror)"
+	rm -f "$1/etc/apt/sources.list"
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		 /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && cp "$f" "$1$f"
+	done
+	return 0
+}
+
+setup_failed() {
+	local st=$?
+
+	[ $st -ne 0 ] || return 0
+	echo "not ok - $1: setup failed with status $st (see above)"
+	[ -z "${UNCORE_TAP_STATE:-}" ] || state_add "$UNCORE_TAP_STATE" 0 1
 }

@@ -55,12 +55,7 @@ cleanup()
 trap cleanup EXIT
 
 echo "root.sh: debootstrap $SUITE for the operator guest (once)" >&2
-run debootstrap --variant=minbase "$SUITE" "$R" "$("$HERE/../check/debian.sh" mirror)"
-rm -f "$R/etc/apt/sources.list"
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-	 /etc/apt/sources.list.d/*.sources; do
-	[ -f "$f" ] && cp "$f" "$R$f"
-done
+debootstrap_root "$R" "$SUITE"
 mount -t proc none "$R/proc"
 mount -t sysfs none "$R/sys"
 mount --bind /dev "$R/dev"

@@ -26,13 +26,7 @@ summary=()
 . "$TESTING/lib/host.sh"
 
 # Until the guest boots, a failure is one failed test in the shared state.
-setup_failed() {
-	st=$?
-	[ $st -ne 0 ] || return 0
-	echo "not ok - operator: setup failed with status $st (see above)"
-	[ -z "${UNCORE_TAP_STATE:-}" ] || state_add "$UNCORE_TAP_STATE" 0 1
-}
-trap setup_failed EXIT
+trap 'setup_failed operator' EXIT
 [ "$(id -u)" -eq 0 ] || die "needs root (chroot, the root's files)"
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
@@ -67,7 +61,7 @@ tar -C "$R" -xf "$TAR"
 mount -t proc none "$R/proc"
 mount -t sysfs none "$R/sys"
 mount --bind /dev "$R/dev"
-trap 'umount_root; setup_failed' EXIT
+trap 'st=$?; umount_root; (exit $st); setup_failed operator' EXIT
 
 # README's "Quick start", as an operator types it, in the root. Only the
 # DKMS override differs: the drivers build for arm64, this guest is x86.
@@ -116,7 +110,7 @@ run chroot "$R" systemctl enable uncore-sim-test.service uncore-operator-test.se
 run chroot "$R" systemctl mask serial-getty@ttyS0.service getty@tty1.service
 cp "$R/boot/vmlinuz-$REL" "$R/boot/initrd.img-$REL" "$TMP/"
 umount_root
-trap setup_failed EXIT
+trap 'setup_failed operator' EXIT
 
 echo "operator: the disk image" >&2
 rm -f "$BUILD/disk.img"
