@@ -166,7 +166,7 @@ check_group_refused "$P: a group of 9 events on 8 counters" "$(events_n 9 "$P/wr
 # from port n (SCF, without ports: 1): the count is what the filter selects.
 grep -E '^ +perf stat -a -e ' $TESTLIB/nvidia-tegra241-pmu.rst | awk '{ print $5 }' \
 	> /tmp/grace_examples
-check_eq "the document has 14 examples" 14 "$(wc -l < /tmp/grace_examples)"
+check_eq "the document has 15 examples" 15 "$(wc -l < /tmp/grace_examples)"
 while read -r ev; do
 	p=${ev%%/*}
 	case $p in
