@@ -21,6 +21,7 @@ PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-efi
 # fuzz-native (tools/testing/fuzz): clang with libFuzzer and the ASan/UBSan runtimes
 PKGS="$PKGS clang-14 libclang-rt-14-dev"
 PKGS="$PKGS lcov"  # make coverage: lcov and genhtml over the gcov counts of the debug boots
+PKGS="$PKGS prometheus"  # metrics: promtool checks the textfile, the rules and their unit tests
 PKGS="$PKGS ${UNCORE_EXTRA_PKGS:-}"
 
 # arm64.sh downloads Debian's arm64 headers, kernel image and guest userland

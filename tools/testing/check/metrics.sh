@@ -14,9 +14,23 @@
 # run.sh sources this file and calls check_metrics (one result line);
 # executed directly it prints one TAP line per case.
 
-# metrics_prom_lint FILE: the text exposition format, version 0.0.4
+# metrics_prom_lint FILE: the text exposition format, version 0.0.4, by
+# promtool check metrics (Prometheus's own linter: clean, no warning)
+# and by a strict parser of ours: counters are named *_total and hold a
+# whole number, gauges do not; no NaN; every sample's metric has TYPE and
+# HELP
 metrics_prom_lint()
 {
+	local e
+
+	if ! command -v promtool >/dev/null; then
+		echo "promtool not installed (deps.sh installs prometheus)"
+		return 1
+	fi
+	if ! e=$(promtool check metrics <"$1" 2>&1) || [ -n "$e" ]; then
+		echo "promtool check metrics: $e"
+		return 1
+	fi
 	python3 - "$1" <<'EOF'
 import re
 import sys
@@ -58,8 +72,15 @@ for n, line in enumerate(text.split('\n')[:-1], 1):
         err.append('%d: not a sample line: %s' % (n, line))
         continue
     name = m.group(1)
-    if name not in types or types[name] != 'gauge':
-        err.append('%d: %s has no preceding TYPE gauge' % (n, name))
+    if name not in types or name not in helps:
+        err.append('%d: %s has no preceding TYPE and HELP' % (n, name))
+    elif types[name] == 'counter':
+        if not name.endswith('_total') or not re.match(r'^\d+$', m.group(3)):
+            err.append('%d: counter %s: not *_total or not a whole number' % (n, name))
+    elif types[name] != 'gauge' or name.endswith('_total'):
+        err.append('%d: %s: neither a counter nor a gauge' % (n, name))
+    if 'NaN' in m.group(3):
+        err.append('%d: NaN' % n)
     if cur is not None and name != cur:
         done.add(cur)
     if name in done:
@@ -447,7 +468,7 @@ EOF
 # metrics_cases SHELL: every case under one shell
 metrics_cases()
 {
-	local s=$1 e p cmd
+	local s=$1 e p cmd t0
 
 	# ---- recorded perf output ----
 	mx_run "$s" --input "$MX_FIX/perf-all.csv"
@@ -503,10 +524,25 @@ metrics_cases()
 		mx_not_ok "$s: --json output parses (python3 -m json.tool)" "$e"
 	fi
 	rm -f "$W/m.prom"
-	mx_run "$s" --input "$MX_FIX/perf-all.csv" --prometheus "$W/m.prom" --quiet
+	t0=$(date +%s)
+	UNCORE_METRICS_MODULES=$W/modules UNCORE_METRICS_SYSFS=$W/sysfs \
+		mx_run "$s" --input "$MX_FIX/perf-all.csv" --prometheus "$W/m.prom" --quiet
 	mx_eq "$s: --prometheus --quiet: status 0, nothing on stdout" "0:" \
 		"$ST:$(cat "$W/out")"
-	mx_same "$s: --prometheus file (the last interval)" "$MX_FIX/all.prom" "$W/m.prom"
+	mx_prom_same "$s: --prometheus file (the counts of every interval added)" \
+		"$MX_FIX/all.prom" "$W/m.prom" "$t0"
+	# counts past 2^53 and 2^64 added exactly, and a multiplexed event:
+	# running 3/4 of its enabled time
+	printf '%s\n' \
+		'1.000000000,9007199254740993,,nvidia_ucf_pmu_0.mem_bytes_rd,750000000,75.00,,' \
+		'2.000000000,18446744073709551615,,nvidia_ucf_pmu_0.mem_bytes_rd,1000000000,100.00,,' \
+		>"$W/big.csv"
+	mx_run "$s" --input "$W/big.csv" --prometheus "$W/big.prom" -q
+	mx_eq "$s: --prometheus: counts past 2^64 added exactly, enabled and running time" \
+		"18455751272964292608 2 1.75" \
+		"$(sed -n 's/^uncore_pmu_memory_bytes_total{[^}]*} //p
+			s/^uncore_pmu_events_enabled_seconds_total{[^}]*} //p
+			s/^uncore_pmu_events_running_seconds_total{[^}]*} //p' "$W/big.prom" | xargs)"
 	mx_eq "$s: --prometheus leaves no .tmp file" no \
 		"$([ -e "$W/m.prom.tmp" ] && echo yes || echo no)"
 	if e=$(metrics_prom_lint "$W/m.prom" 2>&1); then
@@ -541,8 +577,10 @@ metrics_cases()
 		mx_not_ok "$s: Grace: --json output parses" "$e"
 	fi
 	rm -f "$W/g.prom"
-	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --prometheus "$W/g.prom" -q
-	mx_same "$s: Grace: --prometheus file" "$MX_FIX/grace.prom" "$W/g.prom"
+	t0=$(date +%s)
+	UNCORE_METRICS_MODULES=$W/modules UNCORE_METRICS_SYSFS=$W/sysfs \
+		mx_run "$s" --input "$MX_FIX/perf-grace.csv" --prometheus "$W/g.prom" -q
+	mx_prom_same "$s: Grace: --prometheus file" "$MX_FIX/grace.prom" "$W/g.prom" "$t0"
 	if e=$(metrics_prom_lint "$W/g.prom" 2>&1); then
 		mx_ok "$s: Grace: --prometheus file is valid exposition format"
 	else
@@ -739,6 +777,30 @@ mx_until()
 	done
 }
 
+# mx_prom_same DESC FIXTURE FILE T0: the Prometheus FILE is FIXTURE but
+# for the time of its writing, which lies between T0 and now
+mx_prom_same()
+{
+	local m=uncore_pmu_exporter_last_write_timestamp_seconds t
+
+	t=$(sed -n "s/^$m //p" "$3")
+	sed "s/^$m .*/$m <time>/" "$3" >"$3.masked"
+	mx_same "$1" "$2" "$3.masked"
+	if awk -v t="$t" -v a="$4" -v b="$(date +%s)" \
+		'BEGIN { exit !(t ~ /^[0-9]+([.][0-9]+)?$/ && t >= a && t < b + 1) }'; then
+		mx_ok "$1: written at $t, between $4 and now"
+	else
+		mx_not_ok "$1: written at '$t', between $4 and now"
+	fi
+}
+
+# mx_prom_value FILE START: the value of the first sample of FILE whose
+# line starts with START
+mx_prom_value()
+{
+	awk -v s="$2" 'index($0, s) == 1 { print $NF; exit }' "$1"
+}
+
 # mx_lines FILE N: FILE has N lines or more
 mx_lines()
 {
@@ -802,7 +864,7 @@ mx_pmu_del()
 # counts the events it is given until it is ended
 metrics_follow()
 {
-	local s=$1 e exp n ok=1
+	local s=$1 e exp n c1 c2 ok=1
 
 	# ---- refused: --follow measures, until it is stopped ----
 	for e in "--input:--input perf-all.csv" --list:--list --dry-run:--dry-run \
@@ -858,6 +920,7 @@ metrics_follow()
 	if [ $ok = 1 ]; then
 		mx_eq "$s: --follow: a PMU of socket 1 (-s 0) starts nothing" 1 \
 			"$(wc -l <"$W/flog")"
+		c1=$(mx_prom_value "$W/f.prom" uncore_pmu_cpu_memory_requests_total)
 		mx_pmu_add nvidia_ucf_pmu_0
 		UNCORE_METRICS_SYSFS=$W/fsys mx_run "$s" --dry-run -I 200 -s 0
 		exp=$(tr -d "'" <"$W/out" | sed 's/^perf //')
@@ -872,10 +935,14 @@ metrics_follow()
 			"$W/f.prom" "nvidia_cmem_latency_pmu_0 nvidia_ucf_pmu_0" || ok=0
 	fi
 	if [ $ok = 1 ]; then
-		e='uncore_pmu_frequency_hertz{pmu="nvidia_ucf_pmu_0",family="ucf",socket="0"} 2e+09'
-		mx_eq "$s: --follow: the new PMU's figures" "$e" \
-			"$(grep '^uncore_pmu_frequency_hertz{pmu="nvidia_ucf_pmu_0"' "$W/f.prom")"
-		mx_eq "$s: --follow: the new PMU's 9 series" 9 \
+		# the counters of a PMU perf counts again go on from where they were
+		c2=$(mx_prom_value "$W/f.prom" uncore_pmu_cpu_memory_requests_total)
+		mx_eq "$s: --follow: a counter goes on across the start of perf" yes \
+			"$([ "${c2:-0}" -ge $((c1 + 1000000)) ] && echo yes || echo "no: $c1, then $c2")"
+		e=$(mx_prom_value "$W/f.prom" 'uncore_pmu_cycles_total{pmu="nvidia_ucf_pmu_0"')
+		mx_eq "$s: --follow: the new PMU's cycles, 2e9 an interval" 0 \
+			"$((${e:-1} % 2000000000))"
+		mx_eq "$s: --follow: the new PMU's 12 series" 12 \
 			"$(grep -c 'pmu="nvidia_ucf_pmu_0"' "$W/f.prom")"
 		if e=$(metrics_prom_lint "$W/f.prom" 2>&1); then
 			mx_ok "$s: --follow: the textfile is valid exposition format"
@@ -924,6 +991,11 @@ metrics_main()
 	trap "rm -rf '$W'" RETURN
 	mkdir -p "$W/bb" "$W/bin" "$W/sysfs" "$W/empty" "$W/t410pcie" "$W/gracepcie"
 	metrics_sysfs "$W/sysfs"
+	# the modules' versions, as /sys/module has them
+	for a in nvidia_t410_ucf_pmu nvidia_t410_cmem_latency_pmu nvidia_t241_pmu; do
+		mkdir -p "$W/modules/$a"
+		echo 0.1.0 >"$W/modules/$a/version"
+	done
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0_rc_2" "$W/t410pcie/"
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0" "$W/gracepcie/"
 	metrics_fake_perf "$W/bin/perf"

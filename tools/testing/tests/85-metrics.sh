@@ -147,15 +147,19 @@ check_eq "--json: one document, one interval, one PMU" \
 check_eq "--json: latency figure and the closing" '"read_lat_cycles":30,' \
 	"$(grep -o '"read_lat_cycles":[^,]*,' $OUT)"
 check_eq "--json: document closed" ']}' "$(tail -n 1 $OUT)"
-L1="uncore_pmu_latency_cycles{pmu=\"$C\",family=\"cmem\",socket=\"0\",traffic=\"read\"} 30"
-check_eq "--prometheus: latency sample" "$L1" \
-	"$(grep '^uncore_pmu_latency_cycles{' /tmp/metrics.prom)"
-check_eq "--prometheus: frequency in Hz" \
-	"$(awk "BEGIN { printf \"%.9g\", 1000000 / $NS * 1e9 }")" \
-	"$(awk '/^uncore_pmu_frequency_hertz\{/ { print $2 }' /tmp/metrics.prom)"
-check_eq "--prometheus: HELP and TYPE for each of the 5 metrics" "5 5" \
+L="pmu=\"$C\",family=\"cmem\",socket=\"0\""
+check_eq "--prometheus: the counts as counters: requests, outstanding, cycles" \
+	"uncore_pmu_cycles_total{$L} 1000000
+uncore_pmu_cpu_memory_requests_total{$L,direction=\"read\"} 50
+uncore_pmu_cpu_memory_outstanding_request_cycles_total{$L,direction=\"read\"} 1500" \
+	"$(grep -E '^uncore_pmu_(cycles|cpu_memory_[a-z_]+)_total\{' /tmp/metrics.prom)"
+check_eq "--prometheus: the PMU's info: identifier, module and its version" \
+	"uncore_pmu_info{$L,identifier=\"NVDA2021\",module=\"nvidia_t410_cmem_latency_pmu\",version=\"$(cat /sys/module/nvidia_t410_cmem_latency_pmu/version)\"} 1" \
+	"$(grep '^uncore_pmu_info{' /tmp/metrics.prom)"
+check_eq "--prometheus: HELP and TYPE for each of the 9 metrics, 5 counters" "9 9 5" \
 	"$(grep -c '^# HELP uncore_pmu_' /tmp/metrics.prom) \
-$(grep -c '^# TYPE uncore_pmu_.* gauge$' /tmp/metrics.prom)"
+$(grep -c '^# TYPE uncore_pmu_' /tmp/metrics.prom) \
+$(grep -c '^# TYPE uncore_pmu_.*_total counter$' /tmp/metrics.prom)"
 check_eq "--prometheus: no temporary file left" no \
 	"$([ -e /tmp/metrics.prom.tmp ] && echo yes || echo no)"
 

@@ -163,13 +163,11 @@ check_eq "--json: SCF counts of socket 1" \
 	"$(grep -o '"counts":{[^}]*}' $OUT)"
 check_eq "--json: latency figure" '"local_read_lat_cycles":123,' \
 	"$(grep -o '"local_read_lat_cycles":[^,]*,' $OUT)"
-check_eq "--prometheus: the SCF read data rate as a count per second" \
-	'uncore_pmu_events_per_second{pmu="nvidia_scf_pmu_1",family="scf",socket="1",'\
-'traffic="local_read"}' \
-	"$(awk '/^uncore_pmu_events_per_second\{.*local_read/ { print $1 }' /tmp/gmetrics.prom)"
-check_eq "--prometheus: latency sample" \
-	'uncore_pmu_latency_cycles{pmu="nvidia_scf_pmu_1",family="scf",socket="1",'\
-'traffic="local_read"} 123' "$(grep '^uncore_pmu_latency_cycles{.*local_read' \
-	/tmp/gmetrics.prom)"
+L='pmu="nvidia_scf_pmu_1",family="scf",socket="1",direction="read",destination="local"'
+check_eq "--prometheus: the SCF read data, requests and outstanding as counters" \
+	"uncore_pmu_memory_requests_total{$L} 10
+uncore_pmu_memory_data_total{$L} 5000
+uncore_pmu_memory_outstanding_request_cycles_total{$L} 1230" \
+	"$(grep 'destination="local"' /tmp/gmetrics.prom | grep -v '_bytes_total')"
 
 done_testing
