@@ -196,14 +196,17 @@ dkms-remove:
 # systemd unit (to SYSTEMD_UNITDIR, running PREFIX/bin/uncore-metrics) and
 # its settings, /etc/default/uncore-metrics, the udev rule that starts it
 # when a PMU registers (to UDEV_RULESDIR) and the sysctl.d file that lets
-# its CAP_PERFMON count on Debian's kernels (to SYSCTL_DIR). The packages
-# use both.
+# its CAP_PERFMON count on Debian's kernels (to SYSCTL_DIR), and, for the
+# Prometheus server and Grafana that read node_exporter, the recording rules
+# and alerts and the dashboard (to PREFIX/share/uncore-pmu-tools/). The
+# packages use both.
 PREFIX ?= /usr/local
 SYSTEMD_UNITDIR ?= /lib/systemd/system
 UDEV_RULESDIR ?= /lib/udev/rules.d
 SYSCTL_DIR ?= /usr/lib/sysctl.d
 EXPORTER_RULES := packaging/udev/60-uncore-pmu.rules
 EXPORTER_SYSCTL := packaging/sysctl/60-uncore-metrics.conf
+EXPORTER_SHARE := $(PREFIX)/share/uncore-pmu-tools
 TOOLS_BINDIR := $(DESTDIR)$(PREFIX)/bin
 TOOLS_MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 EXPORTER_UNIT := packaging/systemd/uncore-metrics-exporter.service
@@ -225,6 +228,10 @@ install-exporter:
 	install -D -m 0644 packaging/default/uncore-metrics $(DESTDIR)/etc/default/uncore-metrics
 	install -D -m 0644 $(EXPORTER_RULES) $(DESTDIR)$(UDEV_RULESDIR)/60-uncore-pmu.rules
 	install -D -m 0644 $(EXPORTER_SYSCTL) $(DESTDIR)$(SYSCTL_DIR)/60-uncore-metrics.conf
+	install -D -m 0644 packaging/prometheus/uncore-pmu-rules.yml \
+		$(DESTDIR)$(EXPORTER_SHARE)/prometheus/uncore-pmu-rules.yml
+	install -D -m 0644 packaging/grafana/uncore-pmu.json \
+		$(DESTDIR)$(EXPORTER_SHARE)/grafana/uncore-pmu.json
 
 # make install-docs [DESTDIR=...] [PREFIX=/usr/local]: the operator's
 # documents, to PREFIX/share/doc/<package>/ as the packages ship them.

@@ -533,16 +533,16 @@ metrics_cases()
 		"$MX_FIX/all.prom" "$W/m.prom" "$t0"
 	# counts past 2^53 and 2^64 added exactly, and a multiplexed event:
 	# running 3/4 of its enabled time
-	printf '%s\n' \
-		'1.000000000,9007199254740993,,nvidia_ucf_pmu_0.mem_bytes_rd,750000000,75.00,,' \
-		'2.000000000,18446744073709551615,,nvidia_ucf_pmu_0.mem_bytes_rd,1000000000,100.00,,' \
-		>"$W/big.csv"
+	e=nvidia_ucf_pmu_0.mem_bytes_rd
+	printf '%s\n' "1.000000000,9007199254740993,,$e,750000000,75.00,," \
+		"2.000000000,18446744073709551615,,$e,1000000000,100.00,," >"$W/big.csv"
 	mx_run "$s" --input "$W/big.csv" --prometheus "$W/big.prom" -q
-	mx_eq "$s: --prometheus: counts past 2^64 added exactly, enabled and running time" \
+	mx_eq "$s: --prometheus: counts past 2^64 added exactly, enabled and running" \
 		"18455751272964292608 2 1.75" \
 		"$(sed -n 's/^uncore_pmu_memory_bytes_total{[^}]*} //p
 			s/^uncore_pmu_events_enabled_seconds_total{[^}]*} //p
-			s/^uncore_pmu_events_running_seconds_total{[^}]*} //p' "$W/big.prom" | xargs)"
+			s/^uncore_pmu_events_running_seconds_total{[^}]*} //p' \
+			"$W/big.prom" | xargs)"
 	mx_eq "$s: --prometheus leaves no .tmp file" no \
 		"$([ -e "$W/m.prom.tmp" ] && echo yes || echo no)"
 	if e=$(metrics_prom_lint "$W/m.prom" 2>&1); then
@@ -938,7 +938,8 @@ metrics_follow()
 		# the counters of a PMU perf counts again go on from where they were
 		c2=$(mx_prom_value "$W/f.prom" uncore_pmu_cpu_memory_requests_total)
 		mx_eq "$s: --follow: a counter goes on across the start of perf" yes \
-			"$([ "${c2:-0}" -ge $((c1 + 1000000)) ] && echo yes || echo "no: $c1, then $c2")"
+			"$([ "${c2:-0}" -ge $((c1 + 1000000)) ] && echo yes ||
+				echo "no: $c1, then $c2")"
 		e=$(mx_prom_value "$W/f.prom" 'uncore_pmu_cycles_total{pmu="nvidia_ucf_pmu_0"')
 		mx_eq "$s: --follow: the new PMU's cycles, 2e9 an interval" 0 \
 			"$((${e:-1} % 2000000000))"

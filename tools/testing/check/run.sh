@@ -8,7 +8,8 @@
 #   CHECK: build-S sparse-S (x86), build-arm64-S sparse-arm64-S (arm64 cross)
 #          for each series S of "kdir.sh --list"; coccicheck checkpatch spdx
 #          sim-selftest fuzz-native (libFuzzer targets, tools/testing/fuzz: corpus,
-#          regressions, 20 s each) rcmap vm-runner perf-json docs metrics manpages, dkms (6.1 and
+#          regressions, 20 s each) rcmap vm-runner perf-json docs metrics prometheus
+#          (promtool: the rules, their unit tests, the dashboard) manpages, dkms (6.1 and
 #          the newest series), rpm (make rpm: rpmlint, file lists, scriptlets),
 #          packages (the .debs in a Debian 12 root, the RPMs' scriptlets there),
 #          mutants (the list of make mutation, statically: mutation/run.sh --check);
@@ -32,7 +33,7 @@ for s in $SERIES; do
 	ALL="$ALL build-$s sparse-$s"
 done
 ALL="$ALL coccicheck checkpatch spdx sim-selftest fuzz-native rcmap vm-runner perf-json docs dkms"
-ALL="$ALL metrics manpages rpm packages mutants"
+ALL="$ALL metrics prometheus manpages rpm packages mutants"
 for s in $SERIES; do
 	ALL="$ALL build-arm64-$s sparse-arm64-$s"
 done
@@ -419,6 +420,8 @@ for c in $CHECKS; do
 		done ;;
 	metrics)		. "$HERE/metrics.sh" && check_metrics ;;
 	manpages)	"$HERE/manpages.sh" >"$TMP/man" 2>&1; tap_result $? manpages "$TMP/man" ;;
+	prometheus)	"$HERE/prometheus.sh" >"$TMP/prom" 2>&1
+			tap_result $? "prometheus: rules, rule tests, dashboard" "$TMP/prom" ;;
 	rpm)		"$HERE/rpm.sh" >"$TMP/rpm.out" 2>&1; tap_result $? rpm "$TMP/rpm.out" ;;
 	packages)	"$HERE/packages.sh" >"$TMP/pkg" 2>&1; tap_result $? packages "$TMP/pkg" ;;
 	mutants)	"$REPO/tools/testing/mutation/run.sh" --check >"$TMP/mut" 2>&1

@@ -26,10 +26,12 @@ command -v debootstrap >/dev/null || die "debootstrap is not installed (deps.sh)
 
 # the image (the -unsigned one, as the busybox guests boot), headers
 # and the packages our .debs depend on; dpkg-dev for README's local
-# repository; procps for the tests' pgrep
+# repository; procps for the tests' pgrep; Debian's Prometheus server,
+# which evaluates the packaged rules, and jq to read its HTTP API
 PKGS="systemd systemd-sysv udev kmod dbus initramfs-tools e2fsprogs
 	linux-image-$REL-unsigned linux-headers-$REL dkms openssl
-	linux-perf pciutils prometheus-node-exporter curl dpkg-dev procps"
+	linux-perf pciutils prometheus-node-exporter curl dpkg-dev procps
+	prometheus jq"
 # shellcheck disable=SC2086 # one word per package
 KEY=$(echo $PKGS "$(sha256sum "$0" | cut -c 1-12)" | md5sum | cut -c 1-10)
 TAR=$CACHE/$SUITE-$(dpkg --print-architecture)-$REL-$KEY.tar
