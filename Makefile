@@ -7,7 +7,7 @@
 #        [KERNEL=5.10|6.1|6.12|7.3]
 #   make fuzz-soak [FUZZ_SEED=n] [FUZZ_ITER=n] [FUZZ_SECS=s] [DEBUG_KERNEL=1]
 #   make fuzz-native [FUZZ_TIME=seconds]: the native libFuzzer targets (tools/testing/fuzz)
-#   make bench: MMIO per perf callback and read() cost, in the VM (BENCHMARKS.md)
+#   make bench: MMIO per perf callback, read() cost, the exporter's CPU, in the VM (BENCHMARKS.md)
 #   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
 #   make deb | rpm: the Debian packages in .build/deb/, the RPMs in .build/rpm/ (README.md)
 #   make install-tools | install-exporter | install-docs [DESTDIR=...] [PREFIX=/usr/local]
@@ -120,10 +120,11 @@ FUZZ_TIME ?= 600
 fuzz-native:
 	tools/testing/fuzz/run.sh fuzz $(FUZZ_TIME) $(CURDIR)/.build/fuzz-native
 
-# make bench: the MMIO bench (tests/87-bench.sh) alone in the x86 VM, with
-# its timing part, and the same on the upstream twins (PEM, CMEM, C2C in
-# that boot; the CoreSight PMU twins in an arm64 boot), on the newest
-# kernel series of check/kernels.conf, whose linux-source carries them.
+# make bench: the MMIO bench (tests/87-bench.sh) in the x86 VM, with its
+# timing part, the exporter's CPU (tests/87-exporter-bench.sh), and the
+# MMIO bench on the upstream twins (PEM, CMEM, C2C in that boot; the
+# CoreSight PMU twins in an arm64 boot), on the newest kernel series of
+# check/kernels.conf, whose linux-source carries them.
 # Prints the tables BENCHMARKS.md shows.
 bench:
 	+newest=$$(tools/testing/check/kdir.sh --list | tail -n 1) && \

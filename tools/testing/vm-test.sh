@@ -24,8 +24,10 @@
 #               against the tree check/kdir.sh prepares for it (same config,
 #               Module.symvers and release as Debian's image)
 #   --timeout-scale  multiply the guest test and the QEMU timeouts by N (slow kernels)
-#   --bench     make bench: only the MMIO bench (87-*), with its timing part
-#               (tests/lib/bench.conf BENCH_TIMING=1), then print its tables
+#   --bench     make bench: only the benches (87-*), with the MMIO bench's
+#               timing part (tests/lib/bench.conf BENCH_TIMING=1) and the
+#               tests named NN-<what>-bench.sh, which no other run has
+#               (87-exporter-bench.sh), then print their tables
 # A test whose first lines hold "# requires: FEATURE..." (function_graph:
 # CONFIG_FUNCTION_GRAPH_TRACER, dynamic_debug: CONFIG_DYNAMIC_DEBUG) is left
 # out (with a "# " line saying so) of a --kernel-tree boot whose .config
@@ -240,6 +242,11 @@ else
 			     "which $kdir/.config lacks"
 			continue
 		fi
+		# NN-<what>-bench.sh (87-exporter-bench.sh): make bench's
+		# only, minutes of measurement with nothing for make check
+		case ${t##*/} in
+		*-*-bench.sh) [ $bench = 1 ] || continue ;;
+		esac
 		cp "$t" "$BUILD/tests/"
 	done
 	# The twins tests, where the twins were built. In a test's head (the
@@ -281,6 +288,8 @@ else
 fi
 cp "$HERE/tests/lib/"*.sh "$BUILD/tests/lib/"
 cp "$REPO/tools/uncore-metrics/uncore-metrics" "$BUILD/tests/lib/"
+# its packaged settings (the service's interval)
+cp "$REPO/packaging/default/uncore-metrics" "$BUILD/tests/lib/uncore-metrics.default"
 # The operators' documents, whose example commands tests run verbatim.
 cp "$REPO/Documentation/admin-guide/perf/"*.rst "$BUILD/tests/lib/"
 for c in "$HERE/tests/progs/"*.c; do
