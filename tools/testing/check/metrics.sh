@@ -213,6 +213,42 @@ metrics_sysfs()
 	done <"$MX_FIX/sysfs.txt"
 }
 
+# metrics_cpus DIR: a fake /sys/devices/system/cpu, CPUs 0 and 1 on
+# package 0, 2 and 3 on package 1
+metrics_cpus()
+{
+	local c
+
+	for c in 0 1 2 3; do
+		mkdir -p "$1/cpu$c/topology"
+		echo $((c / 2)) >"$1/cpu$c/topology/physical_package_id"
+	done
+}
+
+# metrics_order_sysfs DIR: PMUs whose names sort differently by text and by
+# the values of their numbers (sockets 2 and 10, rc 2 and 10; PEM addresses
+# 0x87e000000, 0xa00000000, 0x1000000000), from the fake sysfs in $W/sysfs;
+# the PEMs on CPU 0 (package 0), on no CPU, on CPU 2 (package 1)
+metrics_order_sysfs()
+{
+	local p
+
+	mkdir -p "$1"
+	for p in nvidia_ucf_pmu_10 nvidia_ucf_pmu_2; do
+		cp -r "$W/sysfs/nvidia_ucf_pmu_0" "$1/$p"
+	done
+	for p in nvidia_pcie_pmu_0_rc_10 nvidia_pcie_pmu_0_rc_2 nvidia_pcie_pmu_10_rc_0 \
+		 nvidia_pcie_pmu_2_rc_0; do
+		cp -r "$W/sysfs/nvidia_pcie_pmu_0_rc_2" "$1/$p"
+	done
+	for p in mrvl_pcie_rc_pmu_1000000000 mrvl_pcie_rc_pmu_87e000000 \
+		 mrvl_pcie_rc_pmu_a00000000; do
+		cp -r "$W/sysfs/mrvl_pcie_rc_pmu_1000000000" "$1/$p"
+	done
+	echo 0 >"$1/mrvl_pcie_rc_pmu_87e000000/cpumask"
+	rm "$1/mrvl_pcie_rc_pmu_a00000000/cpumask"
+}
+
 # metrics_fake_perf FILE: a perf that records its arguments to
 # $FAKE_PERF_ARGS (and, joined, as a line of $FAKE_PERF_LOG if set: one
 # line per start) and acts as $FAKE_PERF_MODE says
@@ -519,6 +555,13 @@ metrics_cases()
 	mx_same "$s: warnings for scaled and unsupported events" "$MX_FIX/raw.err" "$W/err"
 	mx_run "$s" --input "$MX_FIX/perf-raw.ssv" --csv
 	mx_same "$s: -x';' recording" "$MX_FIX/raw.csv" "$W/out"
+	# recorded as perf's glob gives them: rc_10 before rc_2, socket 10 before 2
+	mx_run "$s" --input "$MX_FIX/perf-units.csv" --csv
+	e="nvidia_pcie_pmu_0_rc_2 nvidia_pcie_pmu_0_rc_10 nvidia_pcie_pmu_2_rc_0"
+	mx_eq "$s: --input: PMUs in numeric order, whatever the recording's" \
+		"$e nvidia_pcie_pmu_10_rc_0 nvidia_pcie_pmu_10_rc_1" \
+		"$(awk -F, '$1 == "1.000000000" { print $3 }' "$W/out" | uniq | tr '\n' ' ' |
+			sed 's/ $//')"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --csv --family ucf,pem --socket 1
 	awk -F, 'NR == 1 || ($4 == "ucf" && $5 == 1) || $4 == "pem"' "$MX_FIX/all.csv" \
 		>"$W/exp"
@@ -570,7 +613,7 @@ metrics_cases()
 	mx_eq "$s: --input without perf data" "1:$e in $MX_FIX/sysfs.txt" "$ST:$(cat "$W/err")"
 
 	# ---- the perf command built from the fake sysfs ----
-	export UNCORE_METRICS_SYSFS=$W/sysfs
+	export UNCORE_METRICS_SYSFS=$W/sysfs UNCORE_METRICS_CPU_SYSFS=$W/cpu
 	mx_run "$s" --dry-run
 	mx_same "$s: --dry-run, every family" "$MX_FIX/dry-run.txt" "$W/out"
 	e="uncore-metrics: warning: nvidia_cmem_latency_pmu_1/rd_req:"
@@ -627,6 +670,13 @@ metrics_cases()
 		"$(grep -o -- '--interval-count [0-9]*' "$W/out")"
 	mx_run "$s" --list
 	mx_same "$s: --list" "$MX_FIX/list.txt" "$W/out"
+	UNCORE_METRICS_SYSFS=$W/order mx_run "$s" --list
+	mx_same "$s: --list: numeric order, a header, the socket of a PEM's CPU" \
+		"$MX_FIX/list-order.txt" "$W/out"
+	UNCORE_METRICS_SYSFS=$W/order mx_run "$s" --dry-run
+	mx_eq "$s: --dry-run: the PMUs in numeric order" \
+		"$(awk 'NR > 1 { print $3 }' "$MX_FIX/list-order.txt" | tr '\n' ' ')" \
+		"$(grep -o 'name=[a-z0-9_]*' "$W/out" | sed 's/^name=//' | uniq | tr '\n' ' ')"
 
 	# ---- errors ----
 	UNCORE_METRICS_SYSFS=$W/empty mx_run "$s" --family cmem
@@ -721,7 +771,8 @@ metrics_cases()
 		"$MX_FIX/live-first.screen" "$W/peek"
 	mx_eq "$s: live on a terminal, -f ucf: status 0, the last interval at the end" \
 		"0|# 2.500000000 s, interval 1500.000 ms" "$ST|$(head -n 1 "$W/screen")"
-	unset UNCORE_METRICS_SYSFS FAKE_PERF_ARGS FAKE_PERF_OUT FAKE_PERF_DELAY
+	unset UNCORE_METRICS_SYSFS UNCORE_METRICS_CPU_SYSFS FAKE_PERF_ARGS FAKE_PERF_OUT \
+		FAKE_PERF_DELAY
 	metrics_follow "$s"
 }
 
@@ -924,6 +975,8 @@ metrics_main()
 	trap "rm -rf '$W'" RETURN
 	mkdir -p "$W/bb" "$W/bin" "$W/sysfs" "$W/empty" "$W/t410pcie" "$W/gracepcie"
 	metrics_sysfs "$W/sysfs"
+	metrics_cpus "$W/cpu"
+	metrics_order_sysfs "$W/order"
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0_rc_2" "$W/t410pcie/"
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0" "$W/gracepcie/"
 	metrics_fake_perf "$W/bin/perf"
