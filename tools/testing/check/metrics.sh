@@ -79,24 +79,56 @@ sys.exit(1 if err or not seen else 0)
 EOF
 }
 
-# metrics_table_vs_csv TABLE CSV: every figure of the table view (default
-# output) is the one of the CSV output of the same input, in the unit of its
-# column header, rounded to the decimals of the column; the unit of a column
-# is the one the documented rule chooses from its largest figure in the
-# first interval that has one above zero, and stays; "-" is an undefined
-# figure, a blank cell a figure the PMU does not have
+# metrics_table_vs_csv TABLE CSV [KINDS]: every figure of the table view
+# is the one of the CSV output of the same input, in the unit of its column
+# header, rounded to the decimals of the column; the unit of a column is
+# the one the documented rule chooses from its largest figure in the first
+# interval that has one above zero, and stays; "-" is an undefined figure,
+# a blank cell a figure the PMU does not have. A row is labelled with the
+# PMU's name without vendor prefix and "_pmu". The table has exactly the
+# figures of the kinds of column in KINDS (default "bw rate lat", or
+# "all"), in blocks of a family that may be split.
 metrics_table_vs_csv()
 {
-	python3 - "$1" "$2" <<'EOF'
+	python3 - "$1" "$2" "${3:-bw rate lat}" <<'EOF'
 import csv
 import re
 import sys
 
 SUFFIX = re.compile(r'_(gbps|per_cycle|per_sec|cycles|ns|ghz)$')
 PREFIX = {'k': 1e3, 'M': 1e6, 'G': 1e9}
+KINDS = sys.argv[3].split()
 fig = {}
-for r in csv.DictReader(open(sys.argv[2])):
+label = {}
+metrics = {}
+rows = list(csv.DictReader(open(sys.argv[2])))
+for r in rows:
     fig[(r['time'], r['pmu'], SUFFIX.sub('', r['metric']), r['unit'])] = r['value']
+    label[re.sub(r'_pmu_', '_', re.sub(r'^(nvidia|mrvl)_', '', r['pmu']))] = r['pmu']
+    metrics.setdefault((r['time'], r['family']), set()).add(r['metric'])
+
+
+def kinds(r):
+    """the kinds of column of a CSV figure, as README gives them"""
+    u = r['unit']
+    if u == 'GB/s':
+        return ['bw']
+    if u.endswith('/s'):
+        return ['rate']
+    if u == 'req/cycle':
+        return ['req']
+    if u == 'ns':
+        return ['lat']
+    if u == 'GHz':
+        return ['freq']
+    ns = re.sub(r'_cycles$', '_ns', r['metric'])
+    return ['cycles'] if ns in metrics[(r['time'], r['family'])] else ['lat', 'cycles']
+
+
+shown = set()
+for r in rows:
+    if 'all' in KINDS or set(kinds(r)) & set(KINDS):
+        shown.add((r['time'], r['pmu'], SUFFIX.sub('', r['metric']), r['unit']))
 err = []
 seen = set()
 fixed = {}
@@ -138,7 +170,7 @@ def rule(b, top):
     return b
 
 
-def check_block(t, hdr, units, rows):
+def check_block(t, hdr, units, lines):
     names = hdr.split()[1:]
     ends = [m.end() for m in re.finditer(r'\S+', units)]
     if len(ends) != len(names):
@@ -148,9 +180,10 @@ def check_block(t, hdr, units, rows):
     for name, unit in zip(names, units.split()):
         b, mul = base(unit)
         cols.append((name, unit, b, mul, {'req/cycle': 3, 'cycles': 1, 'ns': 1}.get(b, 2), []))
-    for line in rows:
-        pmu = line.split()[0]
-        start = len(pmu)
+    for line in lines:
+        lab = line.split()[0]
+        pmu = label.get(lab, lab)
+        start = len(lab)
         for k, (name, unit, b, mul, d, vals) in enumerate(cols):
             cell = line[start:ends[k]].strip()
             start = ends[k]
@@ -159,6 +192,8 @@ def check_block(t, hdr, units, rows):
                 if cell != '':
                     err.append('%s %s %s [%s]: "%s", not in the CSV' % (t, pmu, name, unit, cell))
                 continue
+            if key in seen:
+                err.append('%s %s %s [%s]: twice in the table' % key)
             seen.add(key)
             v = fig[key]
             if v == '':
@@ -198,8 +233,10 @@ while i < len(lines):
         i = j
         continue
     i += 1
-for key in sorted(set(fig) - seen):
+for key in sorted(shown - seen):
     err.append('%s %s %s [%s]: in the CSV, not in the table' % key)
+for key in sorted(seen - shown):
+    err.append('%s %s %s [%s]: in the table, not of the kinds %s' % (key + (KINDS,)))
 for e in err[:20]:
     print('table: ' + e)
 sys.exit(1 if err or not seen else 0)
@@ -382,12 +419,27 @@ mx_no_exp()
 	fi
 }
 
-# mx_table_vs_csv DESC CSV: the figures of the table in $W/out are those of CSV
+# mx_width DESC WIDTH [FILE]: no line of FILE ($W/out) is longer than WIDTH
+mx_width()
+{
+	local e
+
+	e=$(awk -v w="$2" 'length($0) > w { printf "%d: %d characters\n", NR, length($0) }' \
+		"${3:-$W/out}")
+	if [ -z "$e" ]; then
+		mx_ok "$1: no line over $2 characters"
+	else
+		mx_not_ok "$1: no line over $2 characters" "$e"
+	fi
+}
+
+# mx_table_vs_csv DESC CSV [KINDS]: the figures of the table in $W/out are
+# those of CSV, of the kinds of column KINDS (default: bw rate lat)
 mx_table_vs_csv()
 {
 	local e
 
-	if e=$(metrics_table_vs_csv "$W/out" "$2" 2>&1); then
+	if e=$(metrics_table_vs_csv "$W/out" "$2" "${3:-}" 2>&1); then
 		mx_ok "$1: each figure is the CSV one, scaled and rounded"
 	else
 		mx_not_ok "$1: each figure is the CSV one, scaled and rounded" "$e"
@@ -498,6 +550,31 @@ metrics_cases()
 		"$(cat "$W/err")"
 	mx_no_exp "$s: table from perf-all.csv"
 	mx_table_vs_csv "$s: table from perf-all.csv" "$MX_FIX/all.csv"
+	mx_width "$s: table from perf-all.csv" 80
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --wide
+	mx_same "$s: --wide: every column, a block per family" "$MX_FIX/all-wide.table" "$W/out"
+	mx_table_vs_csv "$s: --wide" "$MX_FIX/all.csv" all
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns req,freq
+	mx_table_vs_csv "$s: --columns req,freq" "$MX_FIX/all.csv" "req freq"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns bw,req
+	mx_table_vs_csv "$s: --columns bw,req" "$MX_FIX/all.csv" "bw req"
+	mx_width "$s: --columns bw,req" 80
+	e="slc_read_bw slc_write_bw mem_read_bw mem_write_bw slc_read_req"
+	mx_eq "$s: --columns bw,req: UCF goes on in a second block at 80 columns" \
+		"$e | slc_write_req mem_read_req mem_write_req" \
+		"$(awk '/^# / { n++ } n == 1 && /^ucf / { $1 = ""; printf "%s%s", s, substr($0, 2)
+			s = " | " }' "$W/out")"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns lat,cycles -f pem,nvclink
+	mx_eq "$s: --columns lat,cycles: latency in cycles and ns, PEM in cycles once" \
+		"nvclink in_rd_lat in_rd_lat out_rd_lat out_rd_lat|pem ib_read_lat ob_read_lat" \
+		"$(awk '/^# / { n++ }
+			n == 1 && /^(nvclink|pem) / { printf "%s%s", s, $0; s = "|" }' "$W/out" |
+			tr -s ' ')"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns bw,nothing
+	e="uncore-metrics: unknown kind of column 'nothing'"
+	mx_eq "$s: --columns: an unknown kind" \
+		"2:$e (have: bw rate lat cycles req freq all)" \
+		"$ST:$(head -n 1 "$W/err")"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --redraw
 	mx_eq "$s: --redraw: home and clear before each interval" 2 \
 		"$(grep -c "$(printf '^\033\\[H\033\\[2J# ')" "$W/out")"
@@ -507,18 +584,18 @@ metrics_cases()
 	mx_same "$s: --long: a line per PMU and metric" "$MX_FIX/all.long" "$W/out"
 
 	# ---- the table view: units per column, fixed point ----
-	mx_run "$s" --input "$MX_FIX/perf-scale.csv"
-	mx_same "$s: scale: table" "$MX_FIX/scale.table" "$W/out"
+	mx_run "$s" --input "$MX_FIX/perf-scale.csv" --wide
+	mx_same "$s: scale: table (--wide)" "$MX_FIX/scale.table" "$W/out"
 	mx_no_exp "$s: scale: table"
-	mx_table_vs_csv "$s: scale: table" "$MX_FIX/scale.csv"
+	mx_table_vs_csv "$s: scale: table" "$MX_FIX/scale.csv" all
 	mx_eq "$s: scale: bandwidth in GB/s, MB/s or kB/s from 1 of it, else B/s" \
 		"MB/s GB/s kB/s kB/s GB/s B/s" \
 		"$(awk '/^(pcie|pcie-tgt|pem) / { getline; printf "%s%s %s", s, $1, $2; s = " " }' \
 			"$W/out")"
 	mx_eq "$s: scale: from 1 kB/s in kB/s (999999 B/s rounds to 1000.00)" \
 		"1000.00 1.00 | 4.00 0.00" \
-		"$(awk '$1 ~ /^nvidia_pcie_tgt_/ { a = $2 " " $3 }
-			$1 ~ /^mrvl_/ { b = b " " $3 } END { print a " |" b }' "$W/out")"
+		"$(awk '$1 ~ /^pcie_tgt_/ { a = $2 " " $3 }
+			$1 ~ /^pcie_rc_/ { b = b " " $3 } END { print a " |" b }' "$W/out")"
 	mx_eq "$s: scale: req/cycle, req/kcycle below 0.001, req/Mcycle below 0.0001" \
 		"req/Mcycle req/Mcycle 1.000 2.000 | req/kcycle req/kcycle 0.500 0.100" \
 		"$(awk '/^(pcie|pcie-tgt) / { getline; u = $3 " " $4; getline
@@ -527,9 +604,11 @@ metrics_cases()
 		"$(awk '/^pem / { getline; print $3, $4 }' "$W/out")"
 	mx_eq "$s: scale: too small for the precision is 0.00, undefined -" \
 		"0.00 0.00 0.001 | 0.00 0.00 1.00 0.00 - -" \
-		"$(awk '$1 == "nvidia_pcie_pmu_0_rc_1" { a = $2 " " $3 " " $4 }
-			$1 == "mrvl_pcie_rc_pmu_2000" { $1 = ""; b = $0 }
+		"$(awk '$1 == "pcie_0_rc_1" { a = $2 " " $3 " " $4 }
+			$1 == "pcie_rc_2000" { $1 = ""; b = $0 }
 			END { print a " |" b }' "$W/out")"
+	mx_run "$s" --input "$MX_FIX/perf-scale.csv"
+	mx_table_vs_csv "$s: scale: the default table" "$MX_FIX/scale.csv"
 	mx_run "$s" --input "$MX_FIX/perf-scale.csv" --csv
 	mx_same "$s: scale: --csv" "$MX_FIX/scale.csv" "$W/out"
 	# read_bw 875 MB/s in all, then 1.175 and 2.075 GB/s: MB/s throughout;
@@ -541,8 +620,8 @@ metrics_cases()
 		"$(awk '/^pcie / { getline; printf "%s%s %s", s, $1, $2; s = " | " }' "$W/out")"
 	mx_eq "$s: units: 1 GB/s and 2 GB/s in MB/s, 3 GB/s too" \
 		"1000.00 2.00 | 2000.00 3000.00" \
-		"$(awk '$1 ~ /pmu_0_rc_10$/ && ++n > 1 { printf "%s%s %s", s, $2, $3; s = " | " }' \
-			"$W/out")"
+		"$(awk '$1 == "pcie_0_rc_10" && ++n > 1 {
+			printf "%s%s %s", s, $2, $3; s = " | " }' "$W/out")"
 	mx_run "$s" --input "$MX_FIX/perf-units.csv" --csv
 	mx_same "$s: units: --csv" "$MX_FIX/units.csv" "$W/out"
 	mx_run "$s" --input "$MX_FIX/perf-units.csv"
@@ -592,6 +671,19 @@ metrics_cases()
 	mx_same "$s: Grace: table from perf-grace.csv" "$MX_FIX/grace.table" "$W/out"
 	mx_no_exp "$s: Grace: table"
 	mx_table_vs_csv "$s: Grace: table" "$MX_FIX/grace.csv"
+	mx_width "$s: Grace: table" 80
+	mx_eq "$s: Grace: SCF and PCIE over 80 columns go on in a second block" \
+		"scf scf grace-pcie grace-pcie pcie nvlink-c2c0 nvlink-c2c1 cnvlink" \
+		"$(awk '/^# / { n++ }
+			n == 1 && p == "" && /^[a-z]/ { printf "%s%s", s, $1; s = " " }
+			{ p = $0 }' "$W/out")"
+	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --wide
+	mx_table_vs_csv "$s: Grace: --wide" "$MX_FIX/grace.csv" all
+	mx_eq "$s: Grace: --wide: a block per family" \
+		"scf grace-pcie pcie nvlink-c2c0 nvlink-c2c1 cnvlink" \
+		"$(awk '/^# / { n++ }
+			n == 1 && p == "" && /^[a-z]/ { printf "%s%s", s, $1; s = " " }
+			{ p = $0 }' "$W/out")"
 	mx_same "$s: Grace: warnings for an uncounted and a scaled event" \
 		"$MX_FIX/grace.err" "$W/err"
 	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --csv
@@ -771,7 +863,7 @@ metrics_cases()
 	mx_eq "$s: live on a terminal: status 0, one table on the screen" \
 		"0|1|# 2.500000000 s, interval 1500.000 ms|9 rows, 9 PMUs" \
 		"$ST|$(grep -c '^# [0-9.]* s, interval' "$W/screen")|$(head -n 1 "$W/screen")|$(
-		awk '/^(nvidia|mrvl)_/ { n++; if (!u[$1]++) d++ }
+		awk '$1 ~ /_[0-9a-f]+$/ { n++; if (!u[$1]++) d++ }
 		     END { printf "%d rows, %d PMUs", n, d }' "$W/screen")"
 	mx_no_exp "$s: live on a terminal" "$W/screen"
 	FAKE_PERF_MODE=slow mx_tty "$s" "$W/screen" --no-redraw -f ucf
