@@ -85,7 +85,9 @@ EOF
 # the one the documented rule chooses from its largest figure in the first
 # interval that has one above zero, and stays; "-" is an undefined figure,
 # a blank cell a figure the PMU does not have. A row is labelled with the
-# PMU's name without vendor prefix and "_pmu". The table has exactly the
+# PMU's name without vendor prefix and "_pmu"; a row "total" ("socket N")
+# has the sums of the family's (socket's) figures that add up (bandwidth,
+# rates per second), undefined if one is. The table has exactly the
 # figures of the kinds of column in KINDS (default "bw rate lat", or
 # "all"), in blocks of a family that may be split.
 metrics_table_vs_csv()
@@ -102,8 +104,13 @@ fig = {}
 label = {}
 metrics = {}
 rows = list(csv.DictReader(open(sys.argv[2])))
+# the figures a total row adds: (time, family, socket or None, name, unit)
+part = {}
 for r in rows:
     fig[(r['time'], r['pmu'], SUFFIX.sub('', r['metric']), r['unit'])] = r['value']
+    for sk in (r['socket'], None):
+        part.setdefault((r['time'], r['family'], sk, SUFFIX.sub('', r['metric']), r['unit']),
+                        []).append(r['value'])
     label[re.sub(r'_pmu_', '_', re.sub(r'^(nvidia|mrvl)_', '', r['pmu']))] = r['pmu']
     metrics.setdefault((r['time'], r['family']), set()).add(r['metric'])
 
@@ -180,14 +187,43 @@ def check_block(t, hdr, units, lines):
     for name, unit in zip(names, units.split()):
         b, mul = base(unit)
         cols.append((name, unit, b, mul, {'req/cycle': 3, 'cycles': 1, 'ns': 1}.get(b, 2), []))
+    fam = hdr.split()[0]
     for line in lines:
         lab = line.split()[0]
+        if lab == 'socket':
+            lab = ' '.join(line.split()[:2])
         pmu = label.get(lab, lab)
         start = len(lab)
         for k, (name, unit, b, mul, d, vals) in enumerate(cols):
             cell = line[start:ends[k]].strip()
             start = ends[k]
             key = (t, pmu, name, b)
+            if lab == 'total' or lab.startswith('socket '):
+                # the sum of the family's (socket's) figures; undefined if
+                # one is, none for what does not add up
+                sk = lab.split()[1] if lab != 'total' else None
+                fs = part.get((t, fam, sk, name, b), []) if b == 'GB/s' or b.endswith('/s') \
+                    else []
+                key = (t, lab, name, b)
+                if not fs:
+                    if cell != '':
+                        err.append('%s %s %s [%s]: "%s", no sum' % (t, lab, name, unit, cell))
+                elif '' in fs:
+                    if cell != '-':
+                        err.append('%s %s %s: "%s" for an undefined sum' % (t, lab, name, cell))
+                else:
+                    fig[key] = repr(sum(float(x) for x in fs))
+                    shown.add(key)
+                if key not in fig:
+                    continue
+                # a sum has the column's unit, not one of its own
+                v = float(fig[key]) * mul
+                if not re.match(r'^\d+\.\d{%d}$' % d, cell) or \
+                        abs(float(cell) - v) > 0.5 * 10 ** -d + 1e-6 * abs(v):
+                    err.append('%s %s %s: "%s %s", CSV sum %s %s'
+                               % (t, lab, name, cell, unit, fig[key], b))
+                seen.add(key)
+                continue
             if key not in fig:
                 if cell != '':
                     err.append('%s %s %s [%s]: "%s", not in the CSV' % (t, pmu, name, unit, cell))
@@ -551,6 +587,11 @@ metrics_cases()
 	mx_no_exp "$s: table from perf-all.csv"
 	mx_table_vs_csv "$s: table from perf-all.csv" "$MX_FIX/all.csv"
 	mx_width "$s: table from perf-all.csv" 80
+	mx_eq "$s: totals: UCF of two sockets, undefined where a PMU's figure is" \
+		"total - 4.10 2.00 1000.00|total 13.65 6.83 3.33 1666.67|" \
+		"$(awk '/^(socket|total)/ { printf "%s|", $0 }' "$W/out" | tr -s ' ')"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns all -f pem
+	mx_eq "$s: totals: none of one PMU" "" "$(grep -E '^(socket|total)' "$W/out")"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --wide
 	mx_same "$s: --wide: every column, a block per family" "$MX_FIX/all-wide.table" "$W/out"
 	mx_table_vs_csv "$s: --wide" "$MX_FIX/all.csv" all
@@ -622,6 +663,18 @@ metrics_cases()
 		"1000.00 2.00 | 2000.00 3000.00" \
 		"$(awk '$1 == "pcie_0_rc_10" && ++n > 1 {
 			printf "%s%s %s", s, $2, $3; s = " | " }' "$W/out")"
+	# sockets 0 and 10 have two PMUs each, socket 2 one; rc_2 of socket 2
+	# did not count its reads in the third interval
+	mx_eq "$s: totals: a row per socket of several PMUs, then the total" \
+		"socket 0 2100.00 3000.00|socket 10 250.00 1.00|total - 3001.00" \
+		"$(awk '/^# 3\./ { n = 1 }
+			n && /^(socket|total)/ { printf "%s%s", s, $0; s = "|" }' "$W/out" |
+			tr -s ' ')"
+	e="socket 0 600.00 0.00|socket 10 250.00 0.00|total 875.00 0.00"
+	mx_eq "$s: totals: in bandwidth columns only, in each interval" \
+		"$e|socket 0 1100.00 2.00" \
+		"$(awk '/^(socket|total)/ { printf "%s%s", s, $0; s = "|" }' "$W/out" | tr -s ' ' |
+			cut -d '|' -f 1-4)"
 	mx_run "$s" --input "$MX_FIX/perf-units.csv" --csv
 	mx_same "$s: units: --csv" "$MX_FIX/units.csv" "$W/out"
 	mx_run "$s" --input "$MX_FIX/perf-units.csv"
