@@ -500,24 +500,28 @@ mx_run()
 	esac
 }
 
-# mx_screen: the screen of the tmux session, trailing blank lines dropped
+# mx_screen [-J]: the screen of the tmux session, trailing blank lines
+# dropped; with -J, a line wrapped on the screen is joined (and trailing
+# blanks, which -J keeps, are dropped)
 mx_screen()
 {
-	tmux -S "$MX_SOCK" capture-pane -p -t mx |
+	tmux -S "$MX_SOCK" capture-pane -p "$@" -t mx | sed 's/ *$//' |
 		awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && l[n] == "") n--
 					for (i = 1; i <= n; i++) print l[i] }'
 }
 
 # mx_tty SHELL SCREEN ARGS...: the tool under SHELL in a detached tmux
-# session of 160x50 on a private server, with the environment of the
-# caller; when it has ended, the screen (capture-pane, trailing blank lines
-# dropped) goes to SCREEN and its status to $ST. tmux is required: no skip.
+# session of 160x50 (MX_TTY_SIZE=COLSxROWS if set; no status line) on a
+# private server, with the environment of the caller; when it has ended,
+# the screen (capture-pane, trailing blank lines dropped) goes to SCREEN,
+# the same with wrapped lines joined to SCREEN.J, and its status to $ST.
+# tmux is required: no skip.
 # With MX_PEEK=FILE, the screen is also taken while the fake perf sleeps
 # for the first time (FAKE_PERF_MARK), a second after it fell asleep, into
 # FILE, and what the mark file held then into FILE.mark.
 mx_tty()
 {
-	local sh=$1 scr=$2 sock path=$W/bin:$PATH i
+	local sh=$1 scr=$2 sock path=$W/bin:$PATH i size=${MX_TTY_SIZE:-160x50}
 	shift 2
 
 	# A server of its own each time: kill-server returns before the old
@@ -552,8 +556,9 @@ EOF
 	chmod +x "$W/tty-run"
 	rm -f "$W/tty.rc"
 	ST=timeout
-	if ! tmux -S "$sock" -f /dev/null new-session -d -s mx -x 160 -y 50 \
-		"$W/tty-run" "$sh" "$MX_TOOL" "$@"; then
+	printf 'set -g status off\n' >"$W/tmux.conf"
+	if ! tmux -S "$sock" -f "$W/tmux.conf" new-session -d -s mx -x "${size%x*}" \
+		-y "${size#*x}" "$W/tty-run" "$sh" "$MX_TOOL" "$@"; then
 		ST="tmux failed"
 		return
 	fi
@@ -569,8 +574,57 @@ EOF
 	fi
 	timeout 30 tmux -S "$sock" wait-for mx-done
 	mx_screen >"$scr"
+	mx_screen -J >"$scr.J"
 	tmux -S "$sock" kill-server
 	[ ! -s "$W/tty.rc" ] || ST=$(cat "$W/tty.rc")
+}
+
+# mx_nowrap DESC SCREEN: no line of the terminal wrapped (SCREEN, as
+# mx_tty took it, is the same with wrapped lines joined: SCREEN.J)
+mx_nowrap()
+{
+	if cmp -s "$2" "$2.J"; then
+		mx_ok "$1: no line wrapped"
+	else
+		mx_not_ok "$1: no line wrapped" "$(diff "$2" "$2.J")"
+	fi
+}
+
+# mx_labels FILE: the row labels of PMUs in FILE, a table or screen, sorted
+mx_labels()
+{
+	awk '$1 ~ /_[0-9a-f]+$/ { print $1 }' "$1" | sort -u
+}
+
+# mx_reach SHELL DESC CSV SCREEN ARGS...: every PMU of CSV (the tool's CSV
+# of the recording shown) is on SCREEN, a screen of MX_TTY_SIZE, or on the
+# screen of the same run (ARGS) with -f and the families SCREEN says are
+# not shown; the screens of these runs fit, unwrapped, too
+mx_reach()
+{
+	local s=$1 d=$2 csv=$3 scr=$4 fams f e=
+	shift 4
+
+	awk -F, 'NR > 1 { p = $3; sub(/^(nvidia|mrvl)_/, "", p); sub(/_pmu_/, "_", p)
+			  print p }' "$csv" | sort -u >"$W/reach.want"
+	mx_labels "$scr" >"$W/reach.got"
+	fams=$(sed -n 's/^(not shown: \([a-z0-9,-]*\); see them with -f)$/\1/p' "$scr")
+	for f in $(echo "$fams" | tr ',' ' '); do
+		mx_tty "$s" "$W/reach.screen" "$@" -f "$f"
+		[ "$ST" = 0 ] || e="$e -f $f: status $ST;"
+		awk -v w="${MX_TTY_SIZE%x*}" 'length($0) > w { x = 1 } END { exit x }' \
+			"$W/reach.screen" || e="$e -f $f: a line too long;"
+		cmp -s "$W/reach.screen" "$W/reach.screen.J" || e="$e -f $f: a line wrapped;"
+		grep -q '^(not shown' "$W/reach.screen" && e="$e -f $f: cut again;"
+		mx_labels "$W/reach.screen" >>"$W/reach.got"
+	done
+	sort -u "$W/reach.got" -o "$W/reach.got"
+	if [ -n "$fams" ] && [ -z "$e" ] && cmp -s "$W/reach.want" "$W/reach.got"; then
+		mx_ok "$d: every PMU on the screen, or with -f $fams"
+	else
+		mx_not_ok "$d: every PMU on the screen, or with -f ${fams:-(none cut)}" "$e" \
+			"$(diff "$W/reach.want" "$W/reach.got")"
+	fi
 }
 
 # metrics_cases SHELL: every case under one shell
@@ -919,6 +973,27 @@ metrics_cases()
 		awk '$1 ~ /_[0-9a-f]+$/ { n++; if (!u[$1]++) d++ }
 		     END { printf "%d rows, %d PMUs", n, d }' "$W/screen")"
 	mx_no_exp "$s: live on a terminal" "$W/screen"
+	mx_width "$s: live on a 160x50 terminal" 160 "$W/screen"
+	mx_nowrap "$s: live on a 160x50 terminal" "$W/screen"
+	# 80x24: the top of the table, and a line naming the families cut
+	FAKE_PERF_MODE=slow MX_TTY_SIZE=80x24 mx_tty "$s" "$W/screen"
+	mx_same "$s: live on an 80x24 terminal: the table from its top, what is cut named" \
+		"$MX_FIX/live-80x24.screen" "$W/screen"
+	mx_eq "$s: live on an 80x24 terminal: status 0, the last line free, nothing scrolled" \
+		"0|yes|# 2.500000000 s, interval 1500.000 ms" \
+		"$ST|$([ "$(wc -l <"$W/screen")" -le 23 ] && echo yes)|$(head -n 1 "$W/screen")"
+	mx_width "$s: live on an 80x24 terminal" 80 "$W/screen"
+	mx_nowrap "$s: live on an 80x24 terminal" "$W/screen"
+	FAKE_PERF_MODE=slow FAKE_PERF_DELAY=0.1 MX_TTY_SIZE=80x24 mx_reach "$s" \
+		"$s: live on an 80x24 terminal" "$MX_FIX/all.csv" "$W/screen"
+	# Grace, its first interval: SCF and PCIE in two blocks each
+	sed '/^ *3\.000000000,/,$d' "$MX_FIX/perf-grace.csv" >"$W/grace1.csv"
+	MX_TTY_SIZE=80x24 mx_tty "$s" "$W/screen" --input "$W/grace1.csv" --redraw
+	mx_width "$s: Grace on an 80x24 terminal (--redraw)" 80 "$W/screen"
+	mx_nowrap "$s: Grace on an 80x24 terminal (--redraw)" "$W/screen"
+	awk -F, 'NR == 1 || $1 == "1.000000000"' "$MX_FIX/grace.csv" >"$W/grace1.out"
+	MX_TTY_SIZE=80x24 mx_reach "$s" "$s: Grace on an 80x24 terminal" "$W/grace1.out" \
+		"$W/screen" --input "$W/grace1.csv" --redraw
 	FAKE_PERF_MODE=slow mx_tty "$s" "$W/screen" --no-redraw -f ucf
 	mx_same "$s: live on a terminal, --no-redraw: every interval appended" \
 		"$MX_FIX/live-append.screen" "$W/screen"
