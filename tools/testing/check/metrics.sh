@@ -630,7 +630,7 @@ mx_reach()
 # metrics_cases SHELL: every case under one shell
 metrics_cases()
 {
-	local s=$1 e p cmd
+	local s=$1 e p cmd t0 t1
 
 	# ---- recorded perf output ----
 	mx_run "$s" --input "$MX_FIX/perf-all.csv"
@@ -735,6 +735,9 @@ metrics_cases()
 	mx_table_vs_csv "$s: units: table" "$MX_FIX/units.csv"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --csv
 	mx_same "$s: --csv" "$MX_FIX/all.csv" "$W/out"
+	mx_eq "$s: --input --csv: no wall clock, unix_time empty" "unix_time|0" \
+		"$(awk -F, 'NR == 1 { printf "%s|", $9 } NR > 1 && (NF != 9 || $9 != "") { n++ }
+			END { print n + 0 }' "$W/out")"
 	mx_run "$s" --input - --csv <"$MX_FIX/perf-all.csv"
 	mx_same "$s: --input - reads stdin" "$MX_FIX/all.csv" "$W/out"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --json
@@ -948,6 +951,34 @@ metrics_cases()
 	tr -d "'" <"$MX_FIX/dry-run.txt" | sed 's/^perf //' >"$W/exp"
 	{ tr '\n' ' ' <"$W/args" | sed 's/ $//'; echo; } >"$W/got"
 	mx_same "$s: live: perf got the --dry-run arguments" "$W/exp" "$W/got"
+	# CSV: the wall clock of each interval appended, the start of perf plus
+	# its timestamp (whole seconds under busybox, whose date has no %N)
+	t0=$(date +%s)
+	FAKE_PERF_MODE=ok mx_run "$s" --csv
+	t1=$(date +%s)
+	cut -d, -f 1-8 "$MX_FIX/all.csv" >"$W/exp"
+	cut -d, -f 1-8 "$W/out" >"$W/got"
+	mx_same "$s: live --csv: the eight columns of before, as from the recording" \
+		"$W/exp" "$W/got"
+	mx_eq "$s: live --csv: unix_time last, perf's start (date) plus the timestamp" \
+		"unix_time|9|$(($(wc -l <"$MX_FIX/all.csv") - 1)) good" \
+		"$(awk -F, -v a="$t0" -v b="$t1" 'NR == 1 { printf "%s|%d|", $NF, NF; next }
+			NF == 9 && $9 ~ /^[0-9]+\.[0-9]+$/ && length($9) == index($9, ".") + 9 &&
+			$9 - $1 >= a && $9 - $1 < b + 1 { n++ }
+			END { print n " good" }' "$W/out")"
+	t0=$(date +%s)
+	FAKE_PERF_MODE=ok mx_run "$s" --json
+	t1=$(date +%s)
+	if e=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [(i["time"], i["unix_time"]) for i in d["intervals"]]
+ok = len(t) == 2 and all(int(sys.argv[2]) <= u - s < int(sys.argv[3]) + 1 for s, u in t)
+sys.exit(0 if ok else "unix_time: %s" % t)' "$W/out" "$t0" "$t1" 2>&1); then
+		mx_ok "$s: live --json: unix_time, last in each interval"
+	else
+		mx_not_ok "$s: live --json: unix_time, last in each interval" "$e"
+	fi
 	FAKE_PERF_MODE=eperm mx_run "$s" -n 1 -f ucf
 	e="uncore-metrics: perf has no permission to count system-wide"
 	e="$e (kernel.perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid))"
