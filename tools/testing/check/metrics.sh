@@ -100,25 +100,66 @@ sys.exit(1 if err or not seen else 0)
 EOF
 }
 
-# metrics_table_vs_csv TABLE CSV: every figure of the table view (default
-# output) is the one of the CSV output of the same input, in the unit of its
-# column header, rounded to the decimals of the column; the unit of a column
-# is the one the documented rule chooses from its largest figure; "-" is an
-# undefined figure, a blank cell a figure the PMU does not have
+# metrics_table_vs_csv TABLE CSV [KINDS]: every figure of the table view
+# is the one of the CSV output of the same input, in the unit of its column
+# header, rounded to the decimals of the column; the unit of a column is
+# the one the documented rule chooses from its largest figure in the first
+# interval that has one above zero, and stays; "-" is an undefined figure,
+# a blank cell a figure the PMU does not have. A row is labelled with the
+# PMU's name without vendor prefix and "_pmu"; a row "total" ("socket N")
+# has the sums of the family's (socket's) figures that add up (bandwidth,
+# rates per second), undefined if one is. The table has exactly the
+# figures of the kinds of column in KINDS (default "bw rate lat", or
+# "all"), in blocks of a family that may be split.
 metrics_table_vs_csv()
 {
-	python3 - "$1" "$2" <<'EOF'
+	python3 - "$1" "$2" "${3:-bw rate lat}" <<'EOF'
 import csv
 import re
 import sys
 
 SUFFIX = re.compile(r'_(gbps|per_cycle|per_sec|cycles|ns|ghz)$')
 PREFIX = {'k': 1e3, 'M': 1e6, 'G': 1e9}
+KINDS = sys.argv[3].split()
 fig = {}
-for r in csv.DictReader(open(sys.argv[2])):
+label = {}
+metrics = {}
+rows = list(csv.DictReader(open(sys.argv[2])))
+# the figures a total row adds: (time, family, socket or None, name, unit)
+part = {}
+for r in rows:
     fig[(r['time'], r['pmu'], SUFFIX.sub('', r['metric']), r['unit'])] = r['value']
+    for sk in (r['socket'], None):
+        part.setdefault((r['time'], r['family'], sk, SUFFIX.sub('', r['metric']), r['unit']),
+                        []).append(r['value'])
+    label[re.sub(r'_pmu_', '_', re.sub(r'^(nvidia|mrvl)_', '', r['pmu']))] = r['pmu']
+    metrics.setdefault((r['time'], r['family']), set()).add(r['metric'])
+
+
+def kinds(r):
+    """the kinds of column of a CSV figure, as README gives them"""
+    u = r['unit']
+    if u == 'GB/s':
+        return ['bw']
+    if u.endswith('/s'):
+        return ['rate']
+    if u == 'req/cycle':
+        return ['req']
+    if u == 'ns':
+        return ['lat']
+    if u == 'GHz':
+        return ['freq']
+    ns = re.sub(r'_cycles$', '_ns', r['metric'])
+    return ['cycles'] if ns in metrics[(r['time'], r['family'])] else ['lat', 'cycles']
+
+
+shown = set()
+for r in rows:
+    if 'all' in KINDS or set(kinds(r)) & set(KINDS):
+        shown.add((r['time'], r['pmu'], SUFFIX.sub('', r['metric']), r['unit']))
 err = []
 seen = set()
+fixed = {}
 
 
 SCALED = {'MB/s': ('GB/s', 1e3), 'kB/s': ('GB/s', 1e6), 'B/s': ('GB/s', 1e9),
@@ -157,7 +198,7 @@ def rule(b, top):
     return b
 
 
-def check_block(t, hdr, units, rows):
+def check_block(t, hdr, units, lines):
     names = hdr.split()[1:]
     ends = [m.end() for m in re.finditer(r'\S+', units)]
     if len(ends) != len(names):
@@ -167,17 +208,49 @@ def check_block(t, hdr, units, rows):
     for name, unit in zip(names, units.split()):
         b, mul = base(unit)
         cols.append((name, unit, b, mul, {'req/cycle': 3, 'cycles': 1, 'ns': 1}.get(b, 2), []))
-    for line in rows:
-        pmu = line.split()[0]
-        start = len(pmu)
+    fam = hdr.split()[0]
+    for line in lines:
+        lab = line.split()[0]
+        if lab == 'socket':
+            lab = ' '.join(line.split()[:2])
+        pmu = label.get(lab, lab)
+        start = len(lab)
         for k, (name, unit, b, mul, d, vals) in enumerate(cols):
             cell = line[start:ends[k]].strip()
             start = ends[k]
             key = (t, pmu, name, b)
+            if lab == 'total' or lab.startswith('socket '):
+                # the sum of the family's (socket's) figures; undefined if
+                # one is, none for what does not add up
+                sk = lab.split()[1] if lab != 'total' else None
+                fs = part.get((t, fam, sk, name, b), []) if b == 'GB/s' or b.endswith('/s') \
+                    else []
+                key = (t, lab, name, b)
+                if not fs:
+                    if cell != '':
+                        err.append('%s %s %s [%s]: "%s", no sum' % (t, lab, name, unit, cell))
+                elif '' in fs:
+                    if cell != '-':
+                        err.append('%s %s %s: "%s" for an undefined sum' % (t, lab, name, cell))
+                else:
+                    fig[key] = repr(sum(float(x) for x in fs))
+                    shown.add(key)
+                if key not in fig:
+                    continue
+                # a sum has the column's unit, not one of its own
+                v = float(fig[key]) * mul
+                if not re.match(r'^\d+\.\d{%d}$' % d, cell) or \
+                        abs(float(cell) - v) > 0.5 * 10 ** -d + 1e-6 * abs(v):
+                    err.append('%s %s %s: "%s %s", CSV sum %s %s'
+                               % (t, lab, name, cell, unit, fig[key], b))
+                seen.add(key)
+                continue
             if key not in fig:
                 if cell != '':
                     err.append('%s %s %s [%s]: "%s", not in the CSV' % (t, pmu, name, unit, cell))
                 continue
+            if key in seen:
+                err.append('%s %s %s [%s]: twice in the table' % key)
             seen.add(key)
             v = fig[key]
             if v == '':
@@ -193,7 +266,10 @@ def check_block(t, hdr, units, rows):
             if abs(float(cell) - want) > 0.5 * 10 ** -d + 1e-6 * abs(want):
                 err.append('%s %s %s: "%s %s", CSV %s %s' % (t, pmu, name, cell, unit, v, b))
     for name, unit, b, mul, d, vals in cols:
-        want = rule(b, max(vals + [0]))
+        key = (hdr.split()[0], name, b)
+        if key not in fixed and max(vals + [0]) > 0:
+            fixed[key] = rule(b, max(vals))
+        want = fixed.get(key, b)
         if unit != want:
             err.append('%s %s: unit %s, the rule gives %s' % (t, name, unit, want))
 
@@ -214,8 +290,10 @@ while i < len(lines):
         i = j
         continue
     i += 1
-for key in sorted(set(fig) - seen):
+for key in sorted(shown - seen):
     err.append('%s %s %s [%s]: in the CSV, not in the table' % key)
+for key in sorted(seen - shown):
+    err.append('%s %s %s [%s]: in the table, not of the kinds %s' % (key + (KINDS,)))
 for e in err[:20]:
     print('table: ' + e)
 sys.exit(1 if err or not seen else 0)
@@ -232,6 +310,42 @@ metrics_sysfs()
 		mkdir -p "$1/$pmu/$(dirname "$file")"
 		echo "$content" >"$1/$pmu/$file"
 	done <"$MX_FIX/sysfs.txt"
+}
+
+# metrics_cpus DIR: a fake /sys/devices/system/cpu, CPUs 0 and 1 on
+# package 0, 2 and 3 on package 1
+metrics_cpus()
+{
+	local c
+
+	for c in 0 1 2 3; do
+		mkdir -p "$1/cpu$c/topology"
+		echo $((c / 2)) >"$1/cpu$c/topology/physical_package_id"
+	done
+}
+
+# metrics_order_sysfs DIR: PMUs whose names sort differently by text and by
+# the values of their numbers (sockets 2 and 10, rc 2 and 10; PEM addresses
+# 0x87e000000, 0xa00000000, 0x1000000000), from the fake sysfs in $W/sysfs;
+# the PEMs on CPU 0 (package 0), on no CPU, on CPU 2 (package 1)
+metrics_order_sysfs()
+{
+	local p
+
+	mkdir -p "$1"
+	for p in nvidia_ucf_pmu_10 nvidia_ucf_pmu_2; do
+		cp -r "$W/sysfs/nvidia_ucf_pmu_0" "$1/$p"
+	done
+	for p in nvidia_pcie_pmu_0_rc_10 nvidia_pcie_pmu_0_rc_2 nvidia_pcie_pmu_10_rc_0 \
+		 nvidia_pcie_pmu_2_rc_0; do
+		cp -r "$W/sysfs/nvidia_pcie_pmu_0_rc_2" "$1/$p"
+	done
+	for p in mrvl_pcie_rc_pmu_1000000000 mrvl_pcie_rc_pmu_87e000000 \
+		 mrvl_pcie_rc_pmu_a00000000; do
+		cp -r "$W/sysfs/mrvl_pcie_rc_pmu_1000000000" "$1/$p"
+	done
+	echo 0 >"$1/mrvl_pcie_rc_pmu_87e000000/cpumask"
+	rm "$1/mrvl_pcie_rc_pmu_a00000000/cpumask"
 }
 
 # metrics_fake_perf FILE: a perf that records its arguments to
@@ -362,12 +476,27 @@ mx_no_exp()
 	fi
 }
 
-# mx_table_vs_csv DESC CSV: the figures of the table in $W/out are those of CSV
+# mx_width DESC WIDTH [FILE]: no line of FILE ($W/out) is longer than WIDTH
+mx_width()
+{
+	local e
+
+	e=$(awk -v w="$2" 'length($0) > w { printf "%d: %d characters\n", NR, length($0) }' \
+		"${3:-$W/out}")
+	if [ -z "$e" ]; then
+		mx_ok "$1: no line over $2 characters"
+	else
+		mx_not_ok "$1: no line over $2 characters" "$e"
+	fi
+}
+
+# mx_table_vs_csv DESC CSV [KINDS]: the figures of the table in $W/out are
+# those of CSV, of the kinds of column KINDS (default: bw rate lat)
 mx_table_vs_csv()
 {
 	local e
 
-	if e=$(metrics_table_vs_csv "$W/out" "$2" 2>&1); then
+	if e=$(metrics_table_vs_csv "$W/out" "$2" "${3:-}" 2>&1); then
 		mx_ok "$1: each figure is the CSV one, scaled and rounded"
 	else
 		mx_not_ok "$1: each figure is the CSV one, scaled and rounded" "$e"
@@ -392,24 +521,28 @@ mx_run()
 	esac
 }
 
-# mx_screen: the screen of the tmux session, trailing blank lines dropped
+# mx_screen [-J]: the screen of the tmux session, trailing blank lines
+# dropped; with -J, a line wrapped on the screen is joined (and trailing
+# blanks, which -J keeps, are dropped)
 mx_screen()
 {
-	tmux -S "$MX_SOCK" capture-pane -p -t mx |
+	tmux -S "$MX_SOCK" capture-pane -p "$@" -t mx | sed 's/ *$//' |
 		awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && l[n] == "") n--
 					for (i = 1; i <= n; i++) print l[i] }'
 }
 
 # mx_tty SHELL SCREEN ARGS...: the tool under SHELL in a detached tmux
-# session of 160x50 on a private server, with the environment of the
-# caller; when it has ended, the screen (capture-pane, trailing blank lines
-# dropped) goes to SCREEN and its status to $ST. tmux is required: no skip.
+# session of 160x50 (MX_TTY_SIZE=COLSxROWS if set; no status line) on a
+# private server, with the environment of the caller; when it has ended,
+# the screen (capture-pane, trailing blank lines dropped) goes to SCREEN,
+# the same with wrapped lines joined to SCREEN.J, and its status to $ST.
+# tmux is required: no skip.
 # With MX_PEEK=FILE, the screen is also taken while the fake perf sleeps
 # for the first time (FAKE_PERF_MARK), a second after it fell asleep, into
 # FILE, and what the mark file held then into FILE.mark.
 mx_tty()
 {
-	local sh=$1 scr=$2 sock path=$W/bin:$PATH i
+	local sh=$1 scr=$2 sock path=$W/bin:$PATH i size=${MX_TTY_SIZE:-160x50}
 	shift 2
 
 	# A server of its own each time: kill-server returns before the old
@@ -444,8 +577,9 @@ EOF
 	chmod +x "$W/tty-run"
 	rm -f "$W/tty.rc"
 	ST=timeout
-	if ! tmux -S "$sock" -f /dev/null new-session -d -s mx -x 160 -y 50 \
-		"$W/tty-run" "$sh" "$MX_TOOL" "$@"; then
+	printf 'set -g status off\n' >"$W/tmux.conf"
+	if ! tmux -S "$sock" -f "$W/tmux.conf" new-session -d -s mx -x "${size%x*}" \
+		-y "${size#*x}" "$W/tty-run" "$sh" "$MX_TOOL" "$@"; then
 		ST="tmux failed"
 		return
 	fi
@@ -461,14 +595,63 @@ EOF
 	fi
 	timeout 30 tmux -S "$sock" wait-for mx-done
 	mx_screen >"$scr"
+	mx_screen -J >"$scr.J"
 	tmux -S "$sock" kill-server
 	[ ! -s "$W/tty.rc" ] || ST=$(cat "$W/tty.rc")
+}
+
+# mx_nowrap DESC SCREEN: no line of the terminal wrapped (SCREEN, as
+# mx_tty took it, is the same with wrapped lines joined: SCREEN.J)
+mx_nowrap()
+{
+	if cmp -s "$2" "$2.J"; then
+		mx_ok "$1: no line wrapped"
+	else
+		mx_not_ok "$1: no line wrapped" "$(diff "$2" "$2.J")"
+	fi
+}
+
+# mx_labels FILE: the row labels of PMUs in FILE, a table or screen, sorted
+mx_labels()
+{
+	awk '$1 ~ /_[0-9a-f]+$/ { print $1 }' "$1" | sort -u
+}
+
+# mx_reach SHELL DESC CSV SCREEN ARGS...: every PMU of CSV (the tool's CSV
+# of the recording shown) is on SCREEN, a screen of MX_TTY_SIZE, or on the
+# screen of the same run (ARGS) with -f and the families SCREEN says are
+# not shown; the screens of these runs fit, unwrapped, too
+mx_reach()
+{
+	local s=$1 d=$2 csv=$3 scr=$4 fams f e=
+	shift 4
+
+	awk -F, 'NR > 1 { p = $3; sub(/^(nvidia|mrvl)_/, "", p); sub(/_pmu_/, "_", p)
+			  print p }' "$csv" | sort -u >"$W/reach.want"
+	mx_labels "$scr" >"$W/reach.got"
+	fams=$(sed -n 's/^(not shown: \([a-z0-9,-]*\); see them with -f)$/\1/p' "$scr")
+	for f in $(echo "$fams" | tr ',' ' '); do
+		mx_tty "$s" "$W/reach.screen" "$@" -f "$f"
+		[ "$ST" = 0 ] || e="$e -f $f: status $ST;"
+		awk -v w="${MX_TTY_SIZE%x*}" 'length($0) > w { x = 1 } END { exit x }' \
+			"$W/reach.screen" || e="$e -f $f: a line too long;"
+		cmp -s "$W/reach.screen" "$W/reach.screen.J" || e="$e -f $f: a line wrapped;"
+		grep -q '^(not shown' "$W/reach.screen" && e="$e -f $f: cut again;"
+		mx_labels "$W/reach.screen" >>"$W/reach.got"
+	done
+	sort -u "$W/reach.got" -o "$W/reach.got"
+	if [ -n "$fams" ] && [ -z "$e" ] && cmp -s "$W/reach.want" "$W/reach.got"; then
+		mx_ok "$d: every PMU on the screen, or with -f $fams"
+	else
+		mx_not_ok "$d: every PMU on the screen, or with -f ${fams:-(none cut)}" "$e" \
+			"$(diff "$W/reach.want" "$W/reach.got")"
+	fi
 }
 
 # metrics_cases SHELL: every case under one shell
 metrics_cases()
 {
-	local s=$1 e p cmd t0
+	local s=$1 e p cmd t0 t1
 
 	# ---- recorded perf output ----
 	mx_run "$s" --input "$MX_FIX/perf-all.csv"
@@ -478,6 +661,36 @@ metrics_cases()
 		"$(cat "$W/err")"
 	mx_no_exp "$s: table from perf-all.csv"
 	mx_table_vs_csv "$s: table from perf-all.csv" "$MX_FIX/all.csv"
+	mx_width "$s: table from perf-all.csv" 80
+	mx_eq "$s: totals: UCF of two sockets, undefined where a PMU's figure is" \
+		"total - 4.10 2.00 1000.00|total 13.65 6.83 3.33 1666.67|" \
+		"$(awk '/^(socket|total)/ { printf "%s|", $0 }' "$W/out" | tr -s ' ')"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns all -f pem
+	mx_eq "$s: totals: none of one PMU" "" "$(grep -E '^(socket|total)' "$W/out")"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --wide
+	mx_same "$s: --wide: every column, a block per family" "$MX_FIX/all-wide.table" "$W/out"
+	mx_table_vs_csv "$s: --wide" "$MX_FIX/all.csv" all
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns req,freq
+	mx_table_vs_csv "$s: --columns req,freq" "$MX_FIX/all.csv" "req freq"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns bw,req
+	mx_table_vs_csv "$s: --columns bw,req" "$MX_FIX/all.csv" "bw req"
+	mx_width "$s: --columns bw,req" 80
+	e="slc_read_bw slc_write_bw mem_read_bw mem_write_bw slc_read_req"
+	mx_eq "$s: --columns bw,req: UCF goes on in a second block at 80 columns" \
+		"$e | slc_write_req mem_read_req mem_write_req" \
+		"$(awk '/^# / { n++ } n == 1 && /^ucf / { $1 = ""; printf "%s%s", s, substr($0, 2)
+			s = " | " }' "$W/out")"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns lat,cycles -f pem,nvclink
+	mx_eq "$s: --columns lat,cycles: latency in cycles and ns, PEM in cycles once" \
+		"nvclink in_rd_lat in_rd_lat out_rd_lat out_rd_lat|pem ib_read_lat ob_read_lat" \
+		"$(awk '/^# / { n++ }
+			n == 1 && /^(nvclink|pem) / { printf "%s%s", s, $0; s = "|" }' "$W/out" |
+			tr -s ' ')"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns bw,nothing
+	e="uncore-metrics: unknown kind of column 'nothing'"
+	mx_eq "$s: --columns: an unknown kind" \
+		"2:$e (have: bw rate lat cycles req freq all)" \
+		"$ST:$(head -n 1 "$W/err")"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --redraw
 	mx_eq "$s: --redraw: home and clear before each interval" 2 \
 		"$(grep -c "$(printf '^\033\\[H\033\\[2J# ')" "$W/out")"
@@ -487,18 +700,18 @@ metrics_cases()
 	mx_same "$s: --long: a line per PMU and metric" "$MX_FIX/all.long" "$W/out"
 
 	# ---- the table view: units per column, fixed point ----
-	mx_run "$s" --input "$MX_FIX/perf-scale.csv"
-	mx_same "$s: scale: table" "$MX_FIX/scale.table" "$W/out"
+	mx_run "$s" --input "$MX_FIX/perf-scale.csv" --wide
+	mx_same "$s: scale: table (--wide)" "$MX_FIX/scale.table" "$W/out"
 	mx_no_exp "$s: scale: table"
-	mx_table_vs_csv "$s: scale: table" "$MX_FIX/scale.csv"
+	mx_table_vs_csv "$s: scale: table" "$MX_FIX/scale.csv" all
 	mx_eq "$s: scale: bandwidth in GB/s, MB/s or kB/s from 1 of it, else B/s" \
 		"MB/s GB/s kB/s kB/s GB/s B/s" \
 		"$(awk '/^(pcie|pcie-tgt|pem) / { getline; printf "%s%s %s", s, $1, $2; s = " " }' \
 			"$W/out")"
 	mx_eq "$s: scale: from 1 kB/s in kB/s (999999 B/s rounds to 1000.00)" \
 		"1000.00 1.00 | 4.00 0.00" \
-		"$(awk '$1 ~ /^nvidia_pcie_tgt_/ { a = $2 " " $3 }
-			$1 ~ /^mrvl_/ { b = b " " $3 } END { print a " |" b }' "$W/out")"
+		"$(awk '$1 ~ /^pcie_tgt_/ { a = $2 " " $3 }
+			$1 ~ /^pcie_rc_/ { b = b " " $3 } END { print a " |" b }' "$W/out")"
 	mx_eq "$s: scale: req/cycle, req/kcycle below 0.001, req/Mcycle below 0.0001" \
 		"req/Mcycle req/Mcycle 1.000 2.000 | req/kcycle req/kcycle 0.500 0.100" \
 		"$(awk '/^(pcie|pcie-tgt) / { getline; u = $3 " " $4; getline
@@ -507,13 +720,45 @@ metrics_cases()
 		"$(awk '/^pem / { getline; print $3, $4 }' "$W/out")"
 	mx_eq "$s: scale: too small for the precision is 0.00, undefined -" \
 		"0.00 0.00 0.001 | 0.00 0.00 1.00 0.00 - -" \
-		"$(awk '$1 == "nvidia_pcie_pmu_0_rc_1" { a = $2 " " $3 " " $4 }
-			$1 == "mrvl_pcie_rc_pmu_2000" { $1 = ""; b = $0 }
+		"$(awk '$1 == "pcie_0_rc_1" { a = $2 " " $3 " " $4 }
+			$1 == "pcie_rc_2000" { $1 = ""; b = $0 }
 			END { print a " |" b }' "$W/out")"
+	mx_run "$s" --input "$MX_FIX/perf-scale.csv"
+	mx_table_vs_csv "$s: scale: the default table" "$MX_FIX/scale.csv"
 	mx_run "$s" --input "$MX_FIX/perf-scale.csv" --csv
 	mx_same "$s: scale: --csv" "$MX_FIX/scale.csv" "$W/out"
+	# read_bw 875 MB/s in all, then 1.175 and 2.075 GB/s: MB/s throughout;
+	# write_bw 0, then 3 MB/s, then 3.001 GB/s: MB/s from the second
+	mx_run "$s" --input "$MX_FIX/perf-units.csv"
+	mx_same "$s: units: table of three intervals" "$MX_FIX/units.table" "$W/out"
+	mx_eq "$s: units: a column keeps the unit of its first figure above zero" \
+		"MB/s GB/s | MB/s MB/s | MB/s MB/s" \
+		"$(awk '/^pcie / { getline; printf "%s%s %s", s, $1, $2; s = " | " }' "$W/out")"
+	mx_eq "$s: units: 1 GB/s and 2 GB/s in MB/s, 3 GB/s too" \
+		"1000.00 2.00 | 2000.00 3000.00" \
+		"$(awk '$1 == "pcie_0_rc_10" && ++n > 1 {
+			printf "%s%s %s", s, $2, $3; s = " | " }' "$W/out")"
+	# sockets 0 and 10 have two PMUs each, socket 2 one; rc_2 of socket 2
+	# did not count its reads in the third interval
+	mx_eq "$s: totals: a row per socket of several PMUs, then the total" \
+		"socket 0 2100.00 3000.00|socket 10 250.00 1.00|total - 3001.00" \
+		"$(awk '/^# 3\./ { n = 1 }
+			n && /^(socket|total)/ { printf "%s%s", s, $0; s = "|" }' "$W/out" |
+			tr -s ' ')"
+	e="socket 0 600.00 0.00|socket 10 250.00 0.00|total 875.00 0.00"
+	mx_eq "$s: totals: in bandwidth columns only, in each interval" \
+		"$e|socket 0 1100.00 2.00" \
+		"$(awk '/^(socket|total)/ { printf "%s%s", s, $0; s = "|" }' "$W/out" | tr -s ' ' |
+			cut -d '|' -f 1-4)"
+	mx_run "$s" --input "$MX_FIX/perf-units.csv" --csv
+	mx_same "$s: units: --csv" "$MX_FIX/units.csv" "$W/out"
+	mx_run "$s" --input "$MX_FIX/perf-units.csv"
+	mx_table_vs_csv "$s: units: table" "$MX_FIX/units.csv"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --csv
 	mx_same "$s: --csv" "$MX_FIX/all.csv" "$W/out"
+	mx_eq "$s: --input --csv: no wall clock, unix_time empty" "unix_time|0" \
+		"$(awk -F, 'NR == 1 { printf "%s|", $9 } NR > 1 && (NF != 9 || $9 != "") { n++ }
+			END { print n + 0 }' "$W/out")"
 	mx_run "$s" --input - --csv <"$MX_FIX/perf-all.csv"
 	mx_same "$s: --input - reads stdin" "$MX_FIX/all.csv" "$W/out"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --json
@@ -555,6 +800,13 @@ metrics_cases()
 	mx_same "$s: warnings for scaled and unsupported events" "$MX_FIX/raw.err" "$W/err"
 	mx_run "$s" --input "$MX_FIX/perf-raw.ssv" --csv
 	mx_same "$s: -x';' recording" "$MX_FIX/raw.csv" "$W/out"
+	# recorded as perf's glob gives them: rc_10 before rc_2, socket 10 before 2
+	mx_run "$s" --input "$MX_FIX/perf-units.csv" --csv
+	e="nvidia_pcie_pmu_0_rc_2 nvidia_pcie_pmu_0_rc_10 nvidia_pcie_pmu_2_rc_0"
+	mx_eq "$s: --input: PMUs in numeric order, whatever the recording's" \
+		"$e nvidia_pcie_pmu_10_rc_0 nvidia_pcie_pmu_10_rc_1" \
+		"$(awk -F, '$1 == "1.000000000" { print $3 }' "$W/out" | uniq | tr '\n' ' ' |
+			sed 's/ $//')"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --csv --family ucf,pem --socket 1
 	awk -F, 'NR == 1 || ($4 == "ucf" && $5 == 1) || $4 == "pem"' "$MX_FIX/all.csv" \
 		>"$W/exp"
@@ -565,6 +817,19 @@ metrics_cases()
 	mx_same "$s: Grace: table from perf-grace.csv" "$MX_FIX/grace.table" "$W/out"
 	mx_no_exp "$s: Grace: table"
 	mx_table_vs_csv "$s: Grace: table" "$MX_FIX/grace.csv"
+	mx_width "$s: Grace: table" 80
+	mx_eq "$s: Grace: SCF and PCIE over 80 columns go on in a second block" \
+		"scf scf grace-pcie grace-pcie pcie nvlink-c2c0 nvlink-c2c1 cnvlink" \
+		"$(awk '/^# / { n++ }
+			n == 1 && p == "" && /^[a-z]/ { printf "%s%s", s, $1; s = " " }
+			{ p = $0 }' "$W/out")"
+	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --wide
+	mx_table_vs_csv "$s: Grace: --wide" "$MX_FIX/grace.csv" all
+	mx_eq "$s: Grace: --wide: a block per family" \
+		"scf grace-pcie pcie nvlink-c2c0 nvlink-c2c1 cnvlink" \
+		"$(awk '/^# / { n++ }
+			n == 1 && p == "" && /^[a-z]/ { printf "%s%s", s, $1; s = " " }
+			{ p = $0 }' "$W/out")"
 	mx_same "$s: Grace: warnings for an uncounted and a scaled event" \
 		"$MX_FIX/grace.err" "$W/err"
 	mx_run "$s" --input "$MX_FIX/perf-grace.csv" --csv
@@ -608,7 +873,7 @@ metrics_cases()
 	mx_eq "$s: --input without perf data" "1:$e in $MX_FIX/sysfs.txt" "$ST:$(cat "$W/err")"
 
 	# ---- the perf command built from the fake sysfs ----
-	export UNCORE_METRICS_SYSFS=$W/sysfs
+	export UNCORE_METRICS_SYSFS=$W/sysfs UNCORE_METRICS_CPU_SYSFS=$W/cpu
 	mx_run "$s" --dry-run
 	mx_same "$s: --dry-run, every family" "$MX_FIX/dry-run.txt" "$W/out"
 	e="uncore-metrics: warning: nvidia_cmem_latency_pmu_1/rd_req:"
@@ -665,6 +930,13 @@ metrics_cases()
 		"$(grep -o -- '--interval-count [0-9]*' "$W/out")"
 	mx_run "$s" --list
 	mx_same "$s: --list" "$MX_FIX/list.txt" "$W/out"
+	UNCORE_METRICS_SYSFS=$W/order mx_run "$s" --list
+	mx_same "$s: --list: numeric order, a header, the socket of a PEM's CPU" \
+		"$MX_FIX/list-order.txt" "$W/out"
+	UNCORE_METRICS_SYSFS=$W/order mx_run "$s" --dry-run
+	mx_eq "$s: --dry-run: the PMUs in numeric order" \
+		"$(awk 'NR > 1 { print $3 }' "$MX_FIX/list-order.txt" | tr '\n' ' ')" \
+		"$(grep -o 'name=[a-z0-9_]*' "$W/out" | sed 's/^name=//' | uniq | tr '\n' ' ')"
 
 	# ---- errors ----
 	UNCORE_METRICS_SYSFS=$W/empty mx_run "$s" --family cmem
@@ -717,6 +989,34 @@ metrics_cases()
 	tr -d "'" <"$MX_FIX/dry-run.txt" | sed 's/^perf //' >"$W/exp"
 	{ tr '\n' ' ' <"$W/args" | sed 's/ $//'; echo; } >"$W/got"
 	mx_same "$s: live: perf got the --dry-run arguments" "$W/exp" "$W/got"
+	# CSV: the wall clock of each interval appended, the start of perf plus
+	# its timestamp (whole seconds under busybox, whose date has no %N)
+	t0=$(date +%s)
+	FAKE_PERF_MODE=ok mx_run "$s" --csv
+	t1=$(date +%s)
+	cut -d, -f 1-8 "$MX_FIX/all.csv" >"$W/exp"
+	cut -d, -f 1-8 "$W/out" >"$W/got"
+	mx_same "$s: live --csv: the eight columns of before, as from the recording" \
+		"$W/exp" "$W/got"
+	mx_eq "$s: live --csv: unix_time last, perf's start (date) plus the timestamp" \
+		"unix_time|9|$(($(wc -l <"$MX_FIX/all.csv") - 1)) good" \
+		"$(awk -F, -v a="$t0" -v b="$t1" 'NR == 1 { printf "%s|%d|", $NF, NF; next }
+			NF == 9 && $9 ~ /^[0-9]+\.[0-9]+$/ && length($9) == index($9, ".") + 9 &&
+			$9 - $1 >= a && $9 - $1 < b + 1 { n++ }
+			END { print n " good" }' "$W/out")"
+	t0=$(date +%s)
+	FAKE_PERF_MODE=ok mx_run "$s" --json
+	t1=$(date +%s)
+	if e=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [(i["time"], i["unix_time"]) for i in d["intervals"]]
+ok = len(t) == 2 and all(int(sys.argv[2]) <= u - s < int(sys.argv[3]) + 1 for s, u in t)
+sys.exit(0 if ok else "unix_time: %s" % t)' "$W/out" "$t0" "$t1" 2>&1); then
+		mx_ok "$s: live --json: unix_time, last in each interval"
+	else
+		mx_not_ok "$s: live --json: unix_time, last in each interval" "$e"
+	fi
 	FAKE_PERF_MODE=eperm mx_run "$s" -n 1 -f ucf
 	e="uncore-metrics: perf has no permission to count system-wide"
 	e="$e (kernel.perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid))"
@@ -739,9 +1039,30 @@ metrics_cases()
 	mx_eq "$s: live on a terminal: status 0, one table on the screen" \
 		"0|1|# 2.500000000 s, interval 1500.000 ms|9 rows, 9 PMUs" \
 		"$ST|$(grep -c '^# [0-9.]* s, interval' "$W/screen")|$(head -n 1 "$W/screen")|$(
-		awk '/^(nvidia|mrvl)_/ { n++; if (!u[$1]++) d++ }
+		awk '$1 ~ /_[0-9a-f]+$/ { n++; if (!u[$1]++) d++ }
 		     END { printf "%d rows, %d PMUs", n, d }' "$W/screen")"
 	mx_no_exp "$s: live on a terminal" "$W/screen"
+	mx_width "$s: live on a 160x50 terminal" 160 "$W/screen"
+	mx_nowrap "$s: live on a 160x50 terminal" "$W/screen"
+	# 80x24: the top of the table, and a line naming the families cut
+	FAKE_PERF_MODE=slow MX_TTY_SIZE=80x24 mx_tty "$s" "$W/screen"
+	mx_same "$s: live on an 80x24 terminal: the table from its top, what is cut named" \
+		"$MX_FIX/live-80x24.screen" "$W/screen"
+	mx_eq "$s: live on an 80x24 terminal: status 0, the last line free, nothing scrolled" \
+		"0|yes|# 2.500000000 s, interval 1500.000 ms" \
+		"$ST|$([ "$(wc -l <"$W/screen")" -le 23 ] && echo yes)|$(head -n 1 "$W/screen")"
+	mx_width "$s: live on an 80x24 terminal" 80 "$W/screen"
+	mx_nowrap "$s: live on an 80x24 terminal" "$W/screen"
+	FAKE_PERF_MODE=slow FAKE_PERF_DELAY=0.1 MX_TTY_SIZE=80x24 mx_reach "$s" \
+		"$s: live on an 80x24 terminal" "$MX_FIX/all.csv" "$W/screen"
+	# Grace, its first interval: SCF and PCIE in two blocks each
+	sed '/^ *3\.000000000,/,$d' "$MX_FIX/perf-grace.csv" >"$W/grace1.csv"
+	MX_TTY_SIZE=80x24 mx_tty "$s" "$W/screen" --input "$W/grace1.csv" --redraw
+	mx_width "$s: Grace on an 80x24 terminal (--redraw)" 80 "$W/screen"
+	mx_nowrap "$s: Grace on an 80x24 terminal (--redraw)" "$W/screen"
+	awk -F, 'NR == 1 || $1 == "1.000000000"' "$MX_FIX/grace.csv" >"$W/grace1.out"
+	MX_TTY_SIZE=80x24 mx_reach "$s" "$s: Grace on an 80x24 terminal" "$W/grace1.out" \
+		"$W/screen" --input "$W/grace1.csv" --redraw
 	FAKE_PERF_MODE=slow mx_tty "$s" "$W/screen" --no-redraw -f ucf
 	mx_same "$s: live on a terminal, --no-redraw: every interval appended" \
 		"$MX_FIX/live-append.screen" "$W/screen"
@@ -759,7 +1080,8 @@ metrics_cases()
 		"$MX_FIX/live-first.screen" "$W/peek"
 	mx_eq "$s: live on a terminal, -f ucf: status 0, the last interval at the end" \
 		"0|# 2.500000000 s, interval 1500.000 ms" "$ST|$(head -n 1 "$W/screen")"
-	unset UNCORE_METRICS_SYSFS FAKE_PERF_ARGS FAKE_PERF_OUT FAKE_PERF_DELAY
+	unset UNCORE_METRICS_SYSFS UNCORE_METRICS_CPU_SYSFS FAKE_PERF_ARGS FAKE_PERF_OUT \
+		FAKE_PERF_DELAY
 	metrics_follow "$s"
 }
 
@@ -997,6 +1319,8 @@ metrics_main()
 		mkdir -p "$W/modules/$a"
 		echo 0.1.0 >"$W/modules/$a/version"
 	done
+	metrics_cpus "$W/cpu"
+	metrics_order_sysfs "$W/order"
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0_rc_2" "$W/t410pcie/"
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0" "$W/gracepcie/"
 	metrics_fake_perf "$W/bin/perf"

@@ -172,7 +172,7 @@ check_eq "-n 3: three intervals" 3 "$(awk -F, 'NR > 1 { print $1 }' $OUT | uniq 
 check_eq "-n 3: no traffic, latency undefined" ",,,"  \
 	"$(awk -F, '$6 == "in_rd_lat_cycles" { printf ",%s", $7 }' $OUT)"
 "$TOOL" -f nvdlink -s 1 -I 200 -n 1 > $OUT 2>/tmp/metrics.err
-check_eq "table: family, unit and PMU lines" "nvdlink|cycles|nvidia_nvdlink_pmu_1" \
+check_eq "table: family, unit and PMU lines" "nvdlink|ns|nvdlink_1" \
 	"$(sed -n 3,5p $OUT | awk '{ printf "%s%s", s, $1; s = "|" }')"
 "$TOOL" --long -f nvdlink -s 1 -I 200 -n 1 > $OUT 2>/tmp/metrics.err
 check_eq "--long: header line" "PMU METRIC VALUE UNIT" \

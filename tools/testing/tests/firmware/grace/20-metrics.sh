@@ -30,13 +30,14 @@ check_eq "tool present in the guest" yes "$([ -x "$TOOL" ] && echo yes)"
 # ---- which PMUs belong to which family ----
 
 "$TOOL" --list > $OUT 2>/tmp/gmetrics.err
+check_eq "--list: the header line" "family socket pmu" "$(head -n 1 $OUT | tr -s ' ')"
 check_eq "--list: the ten Grace PMUs, each in its family, no generic PMU" \
 	"scf:0:nvidia_scf_pmu_0 scf:1:nvidia_scf_pmu_1 grace-pcie:0:nvidia_pcie_pmu_0\
  grace-pcie:1:nvidia_pcie_pmu_1 nvlink-c2c0:0:nvidia_nvlink_c2c0_pmu_0\
  nvlink-c2c0:1:nvidia_nvlink_c2c0_pmu_1 nvlink-c2c1:0:nvidia_nvlink_c2c1_pmu_0\
  nvlink-c2c1:1:nvidia_nvlink_c2c1_pmu_1 cnvlink:0:nvidia_cnvlink_pmu_0\
  cnvlink:1:nvidia_cnvlink_pmu_1" \
-	"$(awk '{ printf "%s%s:%s:%s", s, $1, $2, $3; s = " " }' $OUT)"
+	"$(awk 'NR > 1 { printf "%s%s:%s:%s", s, $1, $2, $3; s = " " }' $OUT)"
 "$TOOL" -f pcie -n 1 > $OUT 2>/tmp/gmetrics.err
 st=$?
 check_eq "-f pcie: Grace's nvidia_pcie_pmu_<s> is no Tegra410 PCIE" "1 uncore-metrics: no pcie \
