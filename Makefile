@@ -208,6 +208,8 @@ SYSCTL_DIR ?= /usr/lib/sysctl.d
 EXPORTER_RULES := packaging/udev/60-uncore-pmu.rules
 EXPORTER_SYSCTL := packaging/sysctl/60-uncore-metrics.conf
 EXPORTER_SHARE := $(PREFIX)/share/uncore-pmu-tools
+EXPORTER_PROM := packaging/prometheus/uncore-pmu-rules.yml
+EXPORTER_DASHBOARD := packaging/grafana/uncore-pmu.json
 TOOLS_BINDIR := $(DESTDIR)$(PREFIX)/bin
 TOOLS_MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 EXPORTER_UNIT := packaging/systemd/uncore-metrics-exporter.service
@@ -229,10 +231,8 @@ install-exporter:
 	install -D -m 0644 packaging/default/uncore-metrics $(DESTDIR)/etc/default/uncore-metrics
 	install -D -m 0644 $(EXPORTER_RULES) $(DESTDIR)$(UDEV_RULESDIR)/60-uncore-pmu.rules
 	install -D -m 0644 $(EXPORTER_SYSCTL) $(DESTDIR)$(SYSCTL_DIR)/60-uncore-metrics.conf
-	install -D -m 0644 packaging/prometheus/uncore-pmu-rules.yml \
-		$(DESTDIR)$(EXPORTER_SHARE)/prometheus/uncore-pmu-rules.yml
-	install -D -m 0644 packaging/grafana/uncore-pmu.json \
-		$(DESTDIR)$(EXPORTER_SHARE)/grafana/uncore-pmu.json
+	install -D -m 0644 $(EXPORTER_PROM) $(DESTDIR)$(EXPORTER_SHARE)/prometheus/uncore-pmu-rules.yml
+	install -D -m 0644 $(EXPORTER_DASHBOARD) $(DESTDIR)$(EXPORTER_SHARE)/grafana/uncore-pmu.json
 
 # make install-docs [DESTDIR=...] [PREFIX=/usr/local]: the operator's
 # documents, to PREFIX/share/doc/<package>/ as the packages ship them.
@@ -270,6 +270,7 @@ RPM_TOP := $(CURDIR)/.build/rpm
 RPM_SPEC := packaging/rpm/uncore-pmu.spec
 RPM_TARBALL := $(RPM_TOP)/SOURCES/uncore-pmu-$(UNCORE_VERSION).tar.gz
 RPM_FILES := $(DKMS_FILES) LICENSE README.md $(MODULES_LOAD_CONF) $(EXPORTER_UNIT) $(EXPORTER_RULES) $(EXPORTER_SYSCTL) \
+	$(EXPORTER_PROM) $(EXPORTER_DASHBOARD) \
 	packaging/default/uncore-metrics $(ADMIN_GUIDES) tools/uncore-metrics/README.md \
 	tools/uncore-metrics/uncore-metrics tools/uncore-metrics/uncore-metrics.1 \
 	$(wildcard tools/uncore-rcmap/t410-pcie-rcmap tools/uncore-rcmap/t410-pcie-rcmap.1)
