@@ -11,11 +11,16 @@
 #          test loads a minute after the others; then node_exporter,
 #          the unit's sandbox, coexistence, README's stop and remove
 #   late   the simulator is loaded only after the exporter's first start
-#          attempt; then the condition with arguments no PMU satisfies
+#          attempt, with traffic at known rates; Debian's Prometheus
+#          evaluates our rules, alerts and dashboard queries on it
+#          (prometheus-test.sh); then the condition with arguments no PMU
+#          satisfies
 # Everything else is the operator's: Debian's systemd, udev, perf,
-# prometheus-node-exporter and our .debs as README installs them.
+# prometheus-node-exporter, prometheus and our .debs as README installs
+# them.
 
 . /usr/local/lib/uncore-test/lib/lib.sh
+. /usr/local/lib/uncore-test/prometheus-test.sh
 
 UNIT=uncore-metrics-exporter.service
 TEXTFILE=/var/lib/prometheus/node-exporter/uncore-pmu.prom
@@ -203,7 +208,10 @@ late)
 	check_eq "at boot the unit was skipped by its condition, not failed" \
 		"inactive exec-condition" "$(uprop ActiveState) $(uprop Result)"
 	check_cmd "the hardware appears: modprobe uncore_sim" modprobe uncore_sim
+	check_cmd "traffic at known rates (the simulator's rate files)" start_rates
 	check_exporter_counts_all "simulator loaded late"
+	# Debian's Prometheus on the exporter's counters (prometheus-test.sh)
+	check_prometheus "$(cut -d. -f1 /proc/uptime)"
 	# a condition with the service's own arguments: a PMU family this
 	# machine lacks is skipped, not started and restarted
 	check_cmd "systemctl stop uncore-metrics-exporter" systemctl stop $UNIT

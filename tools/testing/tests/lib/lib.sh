@@ -19,8 +19,9 @@ not_ok() {
 	TAP_FAILED=$((TAP_FAILED + 1))
 	echo "not ok $TAP_N - $1"
 	shift
+	# every line a comment, also those of a value of several lines
 	for l in "$@"; do
-		echo "#   $l"
+		printf '%s\n' "$l" | sed 's/^/#   /'
 	done
 }
 
