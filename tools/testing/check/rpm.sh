@@ -146,13 +146,15 @@ expected_list()
 	mkdir -p "$d/tools$textdir"
 	# brp-compress gzips manual pages (RHEL, and make rpm here)
 	find "$d" -path '*/man/man*/*' -type f -exec gzip -9 -n {} +
-	# The dkms package owns its source directory and all below; either
-	# package owns its files elsewhere, /etc ones as %config(noreplace).
+	# The dkms package owns its source directory and all below, the tools
+	# package its data directory (the Prometheus rules, the dashboard);
+	# either owns its files elsewhere, /etc ones as %config(noreplace).
 	{
 		(cd "$d/dkms" && find . -path "./usr/src/$NAME-$VER" -prune -o \
 			\( -type f -o -type l \) -print && find "./usr/src/$NAME-$VER") |
 			sed "s|^\\.|$NAME-dkms |"
 		(cd "$d/tools" && find . \( -type f -o -type l \) -print &&
+			find ".$prefix/share/$NAME-tools" -type d &&
 			echo ".$(dirname "$textdir")" && echo ".$textdir") |
 			sed "s|^\\.|$NAME-tools |"
 	} | while read -r pkg p; do
