@@ -239,8 +239,14 @@ check_prometheus() {
 		/usr/share/uncore-pmu-tools/prometheus/uncore-pmu-rules.yml); do
 		check_rule "$r"
 	done
+	# a scrape that timed out leaves every series of node_exporter stale
+	# until the next: a query is asked again after a scrape interval
 	while IFS='	' read -r id title e; do
-		n=$(query "$e" | wc -l)
+		for _ in 1 2 3; do
+			n=$(query "$e" | wc -l)
+			[ "$n" -eq 0 ] || break
+			sleep 5
+		done
 		check_cmd "dashboard panel $id ($title): $n series for $e" test "$n" -ge 1
 	done <$EXPRS
 
