@@ -142,10 +142,12 @@ pmu:uncore_pmu_cycles:rate5m nvidia_nvdlink_pmu_1 - - - 2e9
 EOF
 }
 
-# query EXPR: the result of an instant query, one line a series: pmu (or
+# query EXPR: the result of an instant query (at QT, Unix seconds, if
+# set), one line a series: pmu (or
 # s<socket>, or "all"), direction, flow, destination ("-" for none), value
 query() {
-	curl -sf -G --data-urlencode "query=$1" $PROM/api/v1/query |
+	curl -sf -G --data-urlencode "query=$1" ${QT:+--data-urlencode "time=$QT"} \
+		$PROM/api/v1/query |
 		jq -r '.data.result[] | .metric as $m |
 			[ (if $m.pmu then $m.pmu
 			   elif $m.socket then "s" + $m.socket else "all" end),
@@ -235,10 +237,14 @@ check_prometheus() {
 	check_eq "no alert while all is well" "" \
 		"$(curl -sf $PROM/api/v1/alerts |
 			jq -r '[.data.alerts[].labels.alertname] | join(" ")')"
+	# every rule as it stood at one moment: the checks themselves take
+	# the guest's CPU from the exporter, whose file then lags behind
+	QT=$(date +%s)
 	for r in $(sed -n 's/^ *- record: //p' \
 		/usr/share/uncore-pmu-tools/prometheus/uncore-pmu-rules.yml); do
 		check_rule "$r"
 	done
+	QT=
 	# a scrape that timed out leaves every series of node_exporter stale
 	# until the next: a query is asked again after a scrape interval
 	while IFS='	' read -r id title e; do
