@@ -201,10 +201,17 @@ check_rule() {
 }
 
 # alert_state NAME: pending, firing or nothing
+# ("API error" when Prometheus does not answer: never taken for none)
 alert_state() {
-	curl -sf $PROM/api/v1/alerts |
-		jq -r --arg a "$1" \
-			'[.data.alerts[] | select(.labels.alertname == $a) | .state] | first // ""'
+	a_out=$(curl -sf $PROM/api/v1/alerts) || { echo "API error"; return; }
+	printf '%s\n' "$a_out" | jq -r --arg a "$1" \
+		'[.data.alerts[] | select(.labels.alertname == $a) | .state] | first // ""'
+}
+
+# alert_names: the alerts pending or firing, "API error" without an answer
+alert_names() {
+	a_out=$(curl -sf $PROM/api/v1/alerts) || { echo "API error"; return; }
+	printf '%s\n' "$a_out" | jq -r '[.data.alerts[].labels.alertname] | join(" ")'
 }
 
 # alert_is NAME STATE: NAME's state is STATE ("" for none)
@@ -234,9 +241,7 @@ check_prometheus() {
 	w=$(($1 + 300 + 20 - $(cut -d. -f1 /proc/uptime)))
 	echo "# waiting $w s for 5 minutes of counters in Prometheus"
 	[ $w -le 0 ] || sleep $w
-	check_eq "no alert while all is well" "" \
-		"$(curl -sf $PROM/api/v1/alerts |
-			jq -r '[.data.alerts[].labels.alertname] | join(" ")')"
+	check_eq "no alert while all is well" "" "$(alert_names)"
 	# every rule as it stood at one moment: the checks themselves take
 	# the guest's CPU from the exporter, whose file then lags behind
 	QT=$(date +%s)
