@@ -45,6 +45,12 @@ while [ $# -gt 0 ]; do
 done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# vm_time JOB SECONDS: how long a boot (or the preparation) took, for
+# all.sh's table (UNCORE_TIMING); one short line written at once, so two
+# workers' lines do not mix
+vm_time() {
+	[ -z "${UNCORE_TIMING:-}" ] || printf '%d\tboot: %s\n' "$2" "$1" >>"$UNCORE_TIMING"
+}
 
 # Longest first, so the workers end close together: "ARCH FIRMWARE SERIES".
 NEWEST=$("$HERE/check/kdir.sh" --list | tail -n 1)
@@ -85,6 +91,7 @@ for v in "$HERE"/tests/firmware/*/; do
 done
 
 # Downloads and caches, once, before workers could race for them.
+START=$SECONDS t0=$SECONDS
 { [ -n "${UNCORE_SKIP_DEPS:-}" ] || "$HERE/check/deps.sh" >&2; } &&
 	"$HERE/vm/kernel.sh" "$("$HERE/check/kdir.sh" 6.1)" >/dev/null ||
 	echo "vm-all: preparing the x86 guest failed; the boots will say why" >&2
@@ -99,11 +106,14 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 	done
 fi
 
+vm_time "preparing the guests (kernels, roots)" $((SECONDS - t0))
+
 # run_job N "ARCH FIRMWARE SERIES": one boot, in a free worker slot
 run_job() {
 	local n=$1 arch firmware series slot fd
 
 	read -r arch firmware series <<<"$2"
+	local t0=$SECONDS
 
 	for slot in $(seq 1 "$JOBS"); do
 		exec {fd}>"$TMP/slot$slot"
@@ -128,6 +138,7 @@ run_job() {
 			"$HERE/operator/run.sh" --no-summary >"$TMP/out$n" 2>&1
 		echo "vm-all: operator guest done ($(grep -c '^ok' "$TMP/out$n") ok," \
 		     "$(grep -c '^not ok' "$TMP/out$n") not ok)" >&2
+		vm_time "$arch $firmware $series" $((SECONDS - t0))
 		return
 	fi
 	# shellcheck disable=SC2086 # VMARGS_S: the options, one word each
@@ -137,7 +148,9 @@ run_job() {
 		--kernel "$series" $VMARGS_S >"$TMP/out$n" 2>&1
 	echo "vm-all: $arch/$firmware/$series done ($(grep -c '^ok' "$TMP/out$n") ok," \
 	     "$(grep -c '^not ok' "$TMP/out$n") not ok)" >&2
+	vm_time "$arch $firmware $series" $((SECONDS - t0))
 }
+export -f vm_time
 export -f run_job
 VMARGS_S=${VMARGS[*]-}
 export HERE REPO JOBS TMP BUILDPFX VMARGS_S
@@ -156,4 +169,5 @@ for i in "${!jobs[@]}"; do
 	fail=$((fail + ${st#* }))
 done
 [ -z "${UNCORE_TAP_STATE:-}" ] || state_add "$UNCORE_TAP_STATE" "$pass" "$fail"
+vm_time "all, wall clock ($JOBS at once)" $((SECONDS - START))
 [ "$fail" -eq 0 ]

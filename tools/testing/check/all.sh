@@ -11,7 +11,8 @@
 # machine's two CPUs evenly (niced, the static checks got next to nothing
 # while two guests ran, then ran alone for 8 minutes at the end).
 # The static checks' lines come as they finish; the boots' output follows
-# once the last boot ends, each boot whole, in job order.
+# once the last boot ends, each boot whole, in job order; then how long
+# each part took (timing.sh) and the closing line.
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -21,20 +22,27 @@ STATE=${1:?usage: all.sh STATEFILE}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 rm -f "$STATE"
+START=$SECONDS
+export UNCORE_TIMING=$TMP/timing
+: >"$UNCORE_TIMING"
 UNCORE_TAP_STATE=$STATE
 # shellcheck source=tap.sh
 . "$HERE/tap.sh"
 
+t0=$SECONDS
 if ! "$HERE/deps.sh" >"$TMP/deps.out" 2>&1; then
 	tap_not_ok "install dependencies" "$TMP/deps.out"
 	tap_summary
 	exit 1
 fi
+tap_time "dependencies (deps.sh)" $((SECONDS - t0))
 
 UNCORE_TAP_STATE=$TMP/vm.state UNCORE_SKIP_DEPS=1 "$HERE/../vm-all.sh" \
 	>"$TMP/vm.out" &
 vm=$!
+t0=$SECONDS
 UNCORE_TAP_STATE=$STATE UNCORE_SKIP_DEPS=1 "$HERE/run.sh" --no-summary
+tap_time "static checks, all (beside the boots)" $((SECONDS - t0))
 wait $vm
 cat "$TMP/vm.out"
 
@@ -45,4 +53,5 @@ if [ ! -s "$TMP/vm.state" ]; then
 	echo "not ok - vm: the boots reported nothing"
 	state_add "$STATE" 0 1
 fi
+"$HERE/timing.sh" "$UNCORE_TIMING" $((SECONDS - START))
 exec "$HERE/summary.sh" "$STATE"

@@ -378,6 +378,7 @@ unknown()
 }
 
 for c in $CHECKS; do
+	t0=$SECONDS
 	# only a build or sparse check leaves a build kbuild() knows about
 	case $c in build-*|sparse-*) ;; *) KBUILT= ;; esac
 	case $c in
@@ -429,6 +430,7 @@ for c in $CHECKS; do
 				"$TMP/mut" ;;
 	*)			unknown "$c" ;;
 	esac
+	tap_time "static: $c" $((SECONDS - t0))
 done
 
 if [ $summary -eq 1 ]; then

@@ -54,6 +54,13 @@ tap_result()
 	fi
 }
 
+# tap_time WHAT SECONDS: note how long WHAT took in $UNCORE_TIMING, if set
+# (one "SECONDS<tab>WHAT" line each; timing.sh prints the table)
+tap_time()
+{
+	[ -z "${UNCORE_TIMING:-}" ] || printf '%d\t%s\n' "$2" "$1" >>"$UNCORE_TIMING"
+}
+
 # tap_summary: the closing line; returns non-zero if anything failed
 tap_summary()
 {
