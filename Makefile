@@ -14,6 +14,7 @@
 #   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
 #   make coverage: make check-debug's boots with gcov, and the coverage report
 #   make mutation [MUTANTS="name ..."]: driver mutants against the VM tests (tools/testing/mutation)
+#   make manifest: Kconfig again from modules.manifest, after a change there
 
 HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/x86_64/x86/')
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -27,17 +28,10 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 ifneq ($(filter arm64,$(TARGET_ARCH))$(filter 1 y,$(COMPILE_TEST)),)
 DRIVERS := y
 endif
-CONFIGS := CONFIG_UNCORE_PMU=m
-CONFIGS += CONFIG_UNCORE_CSPMU=m
+# The modules and their symbols: modules.manifest, the one list.
+CONFIGS := $(shell scripts/manifest.sh configs layer)
 ifeq ($(DRIVERS),y)
-CONFIGS += CONFIG_MARVELL_PEM_PMU=m
-CONFIGS += CONFIG_NVIDIA_TEGRA410_CMEM_LATENCY_PMU=m
-CONFIGS += CONFIG_NVIDIA_TEGRA410_C2C_PMU=m
-CONFIGS += CONFIG_NVIDIA_TEGRA410_UCF_PMU=m
-CONFIGS += CONFIG_NVIDIA_TEGRA410_PCIE_PMU=m
-CONFIGS += CONFIG_NVIDIA_TEGRA410_PCIE_TGT_PMU=m
-CONFIGS += CONFIG_NVIDIA_TEGRA241_PMU=m
-CONFIGS += CONFIG_NVIDIA_GENERIC_PMU=m
+CONFIGS += $(shell scripts/manifest.sh configs drivers)
 endif
 
 # The register-level simulator is a test module: test builds only, and
@@ -138,8 +132,14 @@ bench:
 mutation:
 	+tools/testing/mutation/run.sh $(MUTANTS)
 
+# Kconfig is generated (its symbols for an in-tree build); the other
+# consumers of modules.manifest read it when they run.
+.PHONY: manifest
+manifest:
+	scripts/manifest.sh kconfig >Kconfig.tmp && mv Kconfig.tmp Kconfig
+
 help:
-	@sed -n '3,16p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,17p' $(firstword $(MAKEFILE_LIST))
 
 # ---- DKMS package (dkms.conf) ----
 #
@@ -160,7 +160,7 @@ MODULES_LOAD_D ?= /etc/modules-load.d
 MODULES_LOAD_CONF := packaging/modules-load.d/uncore-pmu.conf
 # The package: the sources, this file and what it needs to build them.
 DKMS_FILES := dkms.conf $(firstword $(MAKEFILE_LIST)) Kbuild Kconfig \
-	scripts/conftest.sh $(MODPROBE_CONF) $(wildcard include/*.h drivers/perf/*.h) \
+	modules.manifest scripts/manifest.sh scripts/conftest.sh $(MODPROBE_CONF) $(wildcard include/*.h drivers/perf/*.h) \
 	$(filter-out %.mod.c,$(wildcard drivers/perf/*.c))
 
 .PHONY: dkms-src dkms-install dkms-remove install-conf

@@ -345,10 +345,11 @@ if [ $demo = 0 ] && [ -n "$covdir" ]; then
 	tests+=(--tests "$BUILD/coverage-tests")
 fi
 
-order="uncore_pmu uncore_cspmu uncore_sim marvell_pem_pmu nvidia_t410_cmem_latency_pmu"
-order="$order nvidia_t410_c2c_pmu"
-order="$order nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu"
-order="$order nvidia_t241_pmu nvidia_generic_pmu"
+# The load order: modules.manifest's, the simulator (the hardware) after
+# the helper layer it uses and before the drivers.
+order="$("$REPO/scripts/manifest.sh" modules layer | tr '\n' ' ')uncore_sim"
+order="$order $("$REPO/scripts/manifest.sh" modules drivers | tr '\n' ' ')"
+order=${order% }
 # The arm64 guest is slower: each perf run costs more under TCG, and perf's
 # all-PMU test (when it runs there) also walks the CPU PMU's events. The limits catch a
 # hang, not slowness: the x86 default boot takes 8-10 minutes alone on two

@@ -7,7 +7,7 @@
 # tree prepared from Debian's source and arm64 configuration otherwise):
 #
 #  1. the shipped configuration: no COMPILE_TEST, as on an arm64 server; the
-#     helper layer and all six drivers must be built as AArch64 objects,
+#     helper layer and every driver of modules.manifest must be built as AArch64 objects,
 #     with zero compiler or modpost warnings;
 #  2. the test configuration the arm64 guest loads: COMPILE_TEST=1 adds the
 #     simulator module, again AArch64 and without a warning.
@@ -15,11 +15,7 @@
 # build (C=2, the sparse the tree accepts: sparse.sh): no report about our
 # files; right after build-arm64-S only sparse runs.
 
-ARM64_MODS="drivers/perf/uncore_pmu drivers/perf/uncore_cspmu drivers/perf/marvell_pem_pmu
-	drivers/perf/nvidia_t410_cmem_latency_pmu drivers/perf/nvidia_t410_c2c_pmu
-	drivers/perf/nvidia_t410_ucf_pmu drivers/perf/nvidia_t410_pcie_pmu
-	drivers/perf/nvidia_t410_pcie_tgt_pmu drivers/perf/nvidia_t241_pmu
-	drivers/perf/nvidia_generic_pmu"
+ARM64_MODS=$("$REPO/scripts/manifest.sh" modules | sed 's|^|drivers/perf/|')
 ARM64_SIM="tools/testing/sim/uncore_sim tools/testing/twins/twin_shim"
 
 # arm64_kos OUT MODULES...: each module must be an aarch64 object

@@ -19,30 +19,21 @@
 
 import os
 import re
+import subprocess
 import sys
 
 # PMU name pattern -> driver file, and the attr_mask bits (macros of the
 # driver) of the PMU the documentation describes. A driver of several
 # PMU kinds is "file.c:<formats array>:<events array>", the kind's tables.
-PMUS = [
-    (r'nvidia_ucf_pmu_\d+', 'nvidia_t410_ucf_pmu.c', 'UNCORE_CSPMU_ATTR_CC'),
-    (r'nvidia_pcie_pmu_\d+_rc_\d+', 'nvidia_t410_pcie_pmu.c', 'UNCORE_CSPMU_ATTR_CC'),
-    (r'nvidia_pcie_tgt_pmu_\d+_rc_\d+', 'nvidia_t410_pcie_tgt_pmu.c', 'UNCORE_CSPMU_ATTR_CC'),
-    (r'nvidia_cmem_latency_pmu_\d+', 'nvidia_t410_cmem_latency_pmu.c', '0'),
-    (r'nvidia_nvlink_c2c_pmu_\d+', 'nvidia_t410_c2c_pmu.c', 'C2C_PEER_GPU'),
-    (r'nvidia_nvclink_pmu_\d+', 'nvidia_t410_c2c_pmu.c', 'C2C_PEER_CPU'),
-    (r'nvidia_nvdlink_pmu_\d+', 'nvidia_t410_c2c_pmu.c', 'C2C_PEER_CXL'),
-    (r'mrvl_pcie_rc_pmu_[0-9a-f]+', 'marvell_pem_pmu.c', '0'),
-    (r'nvidia_scf_pmu_\d+', 'nvidia_t241_pmu.c:scf_formats:scf_events', 'UNCORE_CSPMU_ATTR_CC'),
-    (r'nvidia_pcie_pmu_\d+', 'nvidia_t241_pmu.c:pcie_formats:mcf_events', 'UNCORE_CSPMU_ATTR_CC'),
-    (r'nvidia_nvlink_c2c0_pmu_\d+', 'nvidia_t241_pmu.c:c2c_formats:mcf_events',
-     'UNCORE_CSPMU_ATTR_CC'),
-    (r'nvidia_nvlink_c2c1_pmu_\d+', 'nvidia_t241_pmu.c:c2c_formats:mcf_events',
-     'UNCORE_CSPMU_ATTR_CC'),
-    (r'nvidia_cnvlink_pmu_\d+', 'nvidia_t241_pmu.c:cnvlink_formats:mcf_events',
-     'UNCORE_CSPMU_ATTR_CC'),
-    (r'nvidia_uncore_pmu_\d+', 'nvidia_generic_pmu.c', 'UNCORE_CSPMU_ATTR_CC'),
-]
+# From modules.manifest's "pmu:" lines (main() fills it in).
+PMUS = []
+
+
+def manifest_pmus(repo):
+    """The PMU kinds of modules.manifest, as scripts/manifest.sh says."""
+    out = subprocess.run(['sh', os.path.join(repo, 'scripts/manifest.sh'), 'pmus'],
+                         check=True, capture_output=True, text=True).stdout
+    return [tuple(line.split('\t')) for line in out.splitlines()]
 
 # Two GPUs at most on a GPU link (the C2C driver's C2C_MAX_GPU).
 C2C_GPUS = 0x3
@@ -348,6 +339,7 @@ def check_tables(path, text, drivers):
 def main():
     global REPO
     repo = REPO = sys.argv[1]
+    PMUS[:] = manifest_pmus(repo)
     drivers = {}
     for pat, drv, _ in PMUS:
         if drv not in drivers:

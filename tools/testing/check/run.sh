@@ -6,7 +6,8 @@
 #
 # Usage: $0 [--no-summary] [CHECK...]
 #   CHECK: build-S sparse-S (x86), build-arm64-S sparse-arm64-S (arm64 cross)
-#          for each series S of "kdir.sh --list"; coccicheck checkpatch spdx
+#          for each series S of "kdir.sh --list"; manifest (check/manifest.sh)
+#          coccicheck checkpatch spdx
 #          sim-selftest fuzz-native (libFuzzer targets, tools/testing/fuzz: corpus,
 #          regressions, 20 s each) rcmap vm-runner perf-json docs metrics prometheus
 #          (promtool: the rules, their unit tests, the dashboard) manpages, dkms (6.1 and
@@ -32,7 +33,7 @@ ALL=
 for s in $SERIES; do
 	ALL="$ALL build-$s sparse-$s"
 done
-ALL="$ALL coccicheck checkpatch spdx sim-selftest fuzz-native rcmap vm-runner perf-json docs dkms"
+ALL="$ALL manifest coccicheck checkpatch spdx sim-selftest fuzz-native rcmap vm-runner perf-json docs dkms"
 ALL="$ALL metrics prometheus manpages rpm packages mutants"
 for s in $SERIES; do
 	ALL="$ALL build-arm64-$s sparse-arm64-$s"
@@ -62,7 +63,7 @@ summary=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--no-summary)	summary=0; shift ;;
-	-h|--help)	sed -n "4,22{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
+	-h|--help)	sed -n "4,23{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
 	*)		break ;;
 	esac
 done
@@ -93,7 +94,7 @@ list_files()
 			echo "$f"; continue ;;
 		packaging/debian/copyright|packaging/debian/source/*)
 			continue ;;	# DEP-5 licence statement; a format name
-		*.asl|*.cocci|dkms.conf|packaging/*)
+		*.asl|*.cocci|dkms.conf|modules.manifest|packaging/*)
 			[ "$1" = spdx ] && echo "$f"; continue ;;
 		esac
 		# any other executable script
@@ -403,6 +404,8 @@ for c in $CHECKS; do
 				else
 					unknown "$c"
 				fi ;;
+	manifest)	"$HERE/manifest.sh" >"$TMP/man.out" 2>&1
+			tap_result $? "manifest (modules.manifest and its consumers)" "$TMP/man.out" ;;
 	coccicheck)		check_cocci ;;
 	checkpatch)		check_checkpatch ;;
 	spdx)			check_spdx ;;

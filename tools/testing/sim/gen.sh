@@ -16,6 +16,8 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+# the simulator's kinds of device: modules.manifest's
+KINDS=$(sh "$HERE/../../../scripts/manifest.sh" kinds | tr '\n' ';') || exit 1
 TESTS_DIR=$(cd "$HERE/../tests" && pwd)
 
 die() { echo "gen.sh: $*" >&2; exit 1; }
@@ -242,29 +244,29 @@ function unset_key(d, k,    i, j) {
 
 BEGIN {
 	FS = "\n"
-	KINDS = " ucf pcie pcie_tgt cmem nvlink_c2c nvclink nvdlink pem"
-	KINDS = KINDS " scf grace_pcie nvlink_c2c0 nvlink_c2c1 cnvlink nvidia_generic "
+	# The kinds, from the "sim:" lines of modules.manifest (manifest.sh kinds:
+	# "kind module hid asl apmt", "-" for none): a device of the DSDT
+	# where the kind has a _HID, with that _HID and ASL name prefix; an
+	# APMT node of that simulator code where it has one (PCIE and
+	# PCIE-TGT are both, naming test-only HIDs no real hardware uses).
+	KINDS = " "
+	nk = split(kinds, kl, ";")
+	for (i = 1; i <= nk; i++) {
+		if (split(kl[i], t, " ") != 5)
+			continue
+		KINDS = KINDS t[1] " "
+		if (t[3] != "-") {
+			HID[t[1]] = t[3]; ASLP[t[1]] = t[4]
+		}
+		if (t[5] != "-") {
+			KCODE[t[1]] = t[5]
+			if (t[3] == "-")
+				APMTONLY[t[1]] = 1
+		}
+	}
 	QWORD = "QWordMemory (ResourceConsumer, PosDecode, MinFixed, MaxFixed,"
-	# ACPI devices by kind. UCF is an APMT node of type 0 (memory
-	# controller) without one; PCIE and PCIE-TGT are APMT nodes of type 3
-	# naming test-only HIDs (no real hardware uses SIMP/SIMT).
-	HID["pem"] = "MRVL000E"; ASLP["pem"] = "PM"
-	HID["pcie"] = "SIMP0001"; ASLP["pcie"] = "PP"
-	HID["pcie_tgt"] = "SIMT0001"; ASLP["pcie_tgt"] = "PT"
-	KCODE["ucf"] = 0; KCODE["pcie"] = 1; KCODE["pcie_tgt"] = 2
-	# Grace (Tegra241) and the unknown NVIDIA product: APMT nodes of type
-	# 0 without an ACPI device, as UCF
-	KCODE["scf"] = 3; KCODE["grace_pcie"] = 4; KCODE["nvlink_c2c0"] = 5
-	KCODE["nvlink_c2c1"] = 6; KCODE["cnvlink"] = 7; KCODE["nvidia_generic"] = 8
-	split("ucf scf grace_pcie nvlink_c2c0 nvlink_c2c1 cnvlink nvidia_generic", t, " ")
-	for (i in t)
-		APMTONLY[t[i]] = 1
 	for (i = 32; i < 127; i++)
 		ORD[sprintf("%c", i)] = i
-	HID["cmem"] = "NVDA2021"; ASLP["cmem"] = "CM"
-	HID["nvlink_c2c"] = "NVDA2023"; ASLP["nvlink_c2c"] = "NC"
-	HID["nvclink"] = "NVDA2022"; ASLP["nvclink"] = "CL"
-	HID["nvdlink"] = "NVDA2020"; ASLP["nvdlink"] = "DL"
 	ndev = 0
 }
 
@@ -600,7 +602,7 @@ generate()
 	[ "$3" = 1 ] && asl= && apmt=
 	tableid=$(echo "$cid" | tr -cd '[:alnum:]' | tr '[:lower:]' '[:upper:]' | cut -c1-8)
 	rm -f "${apmt:+$apmt.hex}"
-	expand "$file" 0 | awk -v hout="$hout.tmp" -v aout="${asl:+$asl.tmp}" \
+	expand "$file" 0 | awk -v kinds="$KINDS" -v hout="$hout.tmp" -v aout="${asl:+$asl.tmp}" \
 		-v dout="${apmt:+$apmt.hex}" -v cid="$cid" -v fwname="$var" -v tableid="$tableid" \
 		-v topo="$file" -v src="$src" "$AWK_PROG" ||
 		{ rm -f "$hout.tmp" "$asl.tmp" "$apmt.hex"; exit 1; }
