@@ -93,7 +93,8 @@ END {
 			print get(i, "kconfig") ":" mod[i] ":" objs
 		}
 	} else if (Q == "kconfig") {
-		print "# SPDX-License-Identifier: GPL-2.0"
+		# (split: the SPDX line of this script stays its only one)
+		print "# SPDX-" "License-Identifier: GPL-2.0"
 		print "#"
 		print "# Symbols for drivers/perf/. Out of tree the Makefile sets the same"
 		print "# symbols on the kbuild command line, following these dependencies."
@@ -104,7 +105,8 @@ END {
 			print "config " get(i, "kconfig")
 			print "\ttristate" (layer(i) ? "" : " \"" get(i, "title") "\"")
 			if (!layer(i))
-				print "\tdepends on (" get(i, "arch") " || (COMPILE_TEST && 64BIT)) && ACPI"
+				print "\tdepends on (" get(i, "arch") \
+				      " || (COMPILE_TEST && 64BIT)) && ACPI"
 			else if (get(i, "depends") != "")
 				print "\tdepends on " get(i, "depends")
 			for (j = 1; j < i; j++)

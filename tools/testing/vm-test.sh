@@ -139,6 +139,7 @@ mkdir -p "$BUILD/modules" "$BUILD/tests/lib" "$BUILD/fw"
 # file older than the object another checkout built) still rebuilds
 # every changed file, and an unchanged one is left alone.
 echo "vm-test: building modules against $kdir" >&2
+t_build=$SECONDS
 mkdir -p "$BUILD/src"
 git -C "$REPO" ls-files -co --exclude-standard -z |
 	rsync -rlp --checksum --delete --from0 --files-from=- "$REPO/" "$BUILD/src/"
@@ -171,6 +172,7 @@ make -C "$BUILD/src" KDIR="$kdir" ${kmake[@]+"${kmake[@]}"} COMPILE_TEST=1 \
 find "$BUILD/src/drivers" "$BUILD/src/tools/testing/sim" "$BUILD/src/tools/testing/twins" \
 	-name '*.ko' -exec cp {} "$BUILD/modules/" \;
 
+t_build=$((SECONDS - t_build)) t_image=$SECONDS
 "$BUILD/src/tools/testing/sim/gen.sh" "$firmware" "$BUILD/fw" >&2
 tables=()
 for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
@@ -379,6 +381,10 @@ bootmods=()
 "$HERE/vm/initramfs.sh" "$BUILD/initrd.gz" --arch "$arch" --modules "$BUILD/modules" \
 	--order "$order" "${tests[@]}" ${files[@]+"${files[@]}"} "${tmo[@]}" \
 	${bootmods[@]+"${bootmods[@]}"} >&2
+
+# where a boot's time goes before QEMU: whoever trims make check reads it
+echo "# vm-test: $arch/$firmware: modules built in $t_build s," \
+     "firmware tables and initramfs in $((SECONDS - t_image)) s" >&2
 
 append="uncore_sim.topology=$firmware${append:+ $append}"
 # A firmware may need more on the kernel command line (module parameters).

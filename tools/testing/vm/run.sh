@@ -269,6 +269,12 @@ if [ "$nprob" -gt 0 ]; then
 	failed=$((failed + nprob))
 fi
 echo "# vm: qemu ran ${secs} s" >&2
+# each test's time in the guest, longest first, for whoever trims a boot
+times=$(tr -d '\r' <"$log" 2>/dev/null |
+	sed -n 's|.*uncore-vm: [^ ]*/\([^ /]*\) exited with .* after \([0-9]*\) s.*|\2 \1|p' |
+	sort -rn |
+	awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 } END { if (NR) print "" }')
+[ -z "$times" ] || echo "# vm: test times (s): $times" >&2
 
 [ -z "${UNCORE_TAP_STATE:-}" ] || state_add "$UNCORE_TAP_STATE" "$passed" "$failed"
 [ "$summary" = 0 ] || echo "$passed passed, $failed failed"
