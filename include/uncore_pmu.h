@@ -34,12 +34,20 @@
 #define UNCORE_PMU_MAX_COUNTERS		64
 /* Attribute groups: format, events, cpumask, identifier, driver extras. */
 #define UNCORE_PMU_MAX_GROUPS		8
+/*
+ * Of those, the driver's own (uncore_pmu_desc.extra_groups): format/,
+ * events/, the common files and the NULL end take the other four; a
+ * description with more is refused.
+ */
+#define UNCORE_PMU_MAX_EXTRA_GROUPS	(UNCORE_PMU_MAX_GROUPS - 4)
 
 /* uncore_pmu_desc.flags */
 /*
  * Counters are shared by all events and run on their own: an event starts
  * from a snapshot of the counter instead of programming one, and takes no
- * counter (num_counters is 0), so any number of events may count at once.
+ * counter, so any number of events may count at once. The one statement
+ * of it: the description must then say num_counters 0 and have no start,
+ * stop or get_counter op, or uncore_pmu_init() refuses it.
  */
 #define UNCORE_PMU_FREE_RUNNING		BIT(0)
 /* The event id must be one of the (visible) entries in events/. */
@@ -70,7 +78,12 @@ struct uncore_pmu;
  * @stop:           stop the counter of @event (optional)
  * @read:           read the raw counter value of @event into @val; a
  *                  non-zero return leaves the event's count untouched
- * @enable:         pmu_enable (optional)
+ * @run:            counting on the PMU's shared counters goes on (@on: the
+ *                  first event was scheduled) or off (the last one left),
+ *                  from pmu_enable; the layer keeps the state
+ *                  (&uncore_pmu.running) and calls @freeze and @thaw only
+ *                  while it runs (optional)
+ * @enable:         pmu_enable, beyond @run (optional)
  * @disable:        pmu_disable (optional)
  * @freeze:         stop every counter, keeping its value, for the reads of
  *                  one group (a PERF_PMU_TXN_READ transaction); optional
@@ -87,6 +100,7 @@ struct uncore_pmu_ops {
 	void (*start)(struct perf_event *event);
 	void (*stop)(struct perf_event *event);
 	int (*read)(struct perf_event *event, u64 *val);
+	void (*run)(struct uncore_pmu *upmu, bool on);
 	void (*enable)(struct uncore_pmu *upmu);
 	void (*disable)(struct uncore_pmu *upmu);
 	void (*freeze)(struct uncore_pmu *upmu);
@@ -101,8 +115,9 @@ struct uncore_pmu_ops {
  * @extra_groups:  NULL-terminated further groups (optional)
  * @flags:         UNCORE_PMU_* flags
  * @capabilities:  PERF_PMU_CAP_* flags
- * @num_counters:  hardware counters events are allocated; 0: none (the
- *                 events share free-running counters), and no limit
+ * @num_counters:  hardware counters events are allocated (0 with
+ *                 UNCORE_PMU_FREE_RUNNING; a driver that discovers its
+ *                 counters sets uncore_pmu.num_counters before registering)
  * @counter_width: implemented counter width in bits (1-64)
  * @event_digits:  minimum hex digits of the id in events/ files
  */
@@ -135,6 +150,7 @@ struct uncore_pmu_desc {
  * @event_mask:      config bits of the "event" format field
  * @warned:          messages already printed (uncore_internal.h)
  * @txn_flags:       the open perf transaction (PERF_PMU_TXN_*), or 0
+ * @running:         the driver's @run op last turned counting on
  * @hp_node:         CPU hotplug instance
  * @entry:           in the helper layer's list of registered PMUs
  * @active:          scheduled events (pmu->add to pmu->del), oldest first,
@@ -161,6 +177,7 @@ struct uncore_pmu {
 	u64 event_mask;
 	unsigned long warned;
 	unsigned int txn_flags;
+	bool running;
 	struct hlist_node hp_node;
 	struct list_head entry;
 	struct list_head active;

@@ -59,7 +59,6 @@ struct c2c_type {
 
 struct c2c_pmu {
 	struct uncore_pmu upmu;
-	bool running;
 	u32 peer;
 	unsigned int nr_inst;
 	/* Instances per peer; for a GPU link, index n is GPU n. */
@@ -123,27 +122,20 @@ static int c2c_pmu_read(struct perf_event *event, u64 *val)
 }
 
 /* Run while any event is scheduled, stop when none is. */
-static void c2c_pmu_enable(struct uncore_pmu *upmu)
+static void c2c_pmu_run(struct uncore_pmu *upmu, bool on)
 {
 	struct c2c_pmu *c2c = to_c2c_pmu(upmu);
-	bool busy = uncore_pmu_busy(upmu);
 
-	if (busy == c2c->running)
-		return;
 	/* Enabling zeroes the counters: the new events start from there. */
-	if (busy)
+	if (on)
 		uncore_pmu_counters_zeroed(upmu);
-	uncore_write32(&c2c->bcast, C2C_CTRL, busy ? C2C_CTRL_ON : C2C_CTRL_OFF);
-	c2c->running = busy;
+	uncore_write32(&c2c->bcast, C2C_CTRL, on ? C2C_CTRL_ON : C2C_CTRL_OFF);
 }
 
 /* A group read: C2C_CTRL = 0 stops every counter and keeps its value. */
 static void c2c_pmu_freeze(struct uncore_pmu *upmu)
 {
-	struct c2c_pmu *c2c = to_c2c_pmu(upmu);
-
-	if (c2c->running)
-		uncore_write32(&c2c->bcast, C2C_CTRL, C2C_CTRL_OFF);
+	uncore_write32(&to_c2c_pmu(upmu)->bcast, C2C_CTRL, C2C_CTRL_OFF);
 }
 
 /*
@@ -152,13 +144,9 @@ static void c2c_pmu_freeze(struct uncore_pmu *upmu)
  */
 static void c2c_pmu_thaw(struct uncore_pmu *upmu)
 {
-	struct c2c_pmu *c2c = to_c2c_pmu(upmu);
-
-	if (!c2c->running)
-		return;
 	uncore_pmu_update_unread(upmu);
 	uncore_pmu_counters_zeroed(upmu);
-	uncore_write32(&c2c->bcast, C2C_CTRL, C2C_CTRL_ON);
+	uncore_write32(&to_c2c_pmu(upmu)->bcast, C2C_CTRL, C2C_CTRL_ON);
 }
 
 #define C2C_RD		C2C_PEER_ANY
@@ -212,7 +200,7 @@ static const struct attribute_group *const c2c_pmu_extra_groups[] = {
 static const struct uncore_pmu_ops c2c_pmu_ops = {
 	.event_init	= c2c_pmu_event_init,
 	.read		= c2c_pmu_read,
-	.enable		= c2c_pmu_enable,
+	.run		= c2c_pmu_run,
 	.freeze		= c2c_pmu_freeze,
 	.thaw		= c2c_pmu_thaw,
 };

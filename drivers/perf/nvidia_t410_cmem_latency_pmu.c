@@ -54,7 +54,6 @@ static_assert(CMEM_RD_CUM_OUTS_CNTR + (CMEM_NUM_MC - 1) * CMEM_MC_STRIDE + 8 ==
 
 struct cmem_pmu {
 	struct uncore_pmu upmu;
-	bool running;
 	struct uncore_win inst[CMEM_NUM_INST];
 	struct uncore_win bcast;
 };
@@ -91,14 +90,11 @@ static int cmem_pmu_read(struct perf_event *event, u64 *val)
 }
 
 /* Run while any event is scheduled; stop, clear and gate when none is. */
-static void cmem_pmu_enable(struct uncore_pmu *upmu)
+static void cmem_pmu_run(struct uncore_pmu *upmu, bool on)
 {
 	struct cmem_pmu *cmem = to_cmem_pmu(upmu);
-	bool busy = uncore_pmu_busy(upmu);
 
-	if (busy == cmem->running)
-		return;
-	if (busy) {
+	if (on) {
 		cmem_pmu_bcast(cmem, CMEM_CG_CTRL, CMEM_CG_ON);
 		cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_COUNT);
 	} else {
@@ -106,24 +102,17 @@ static void cmem_pmu_enable(struct uncore_pmu *upmu)
 		cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_CLEAR);
 		cmem_pmu_bcast(cmem, CMEM_CG_CTRL, CMEM_CG_OFF);
 	}
-	cmem->running = busy;
 }
 
 /* A group read: CTRL = 0 stops every counter and keeps its value. */
 static void cmem_pmu_freeze(struct uncore_pmu *upmu)
 {
-	struct cmem_pmu *cmem = to_cmem_pmu(upmu);
-
-	if (cmem->running)
-		cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_STOP);
+	cmem_pmu_bcast(to_cmem_pmu(upmu), CMEM_CTRL, CMEM_CTRL_STOP);
 }
 
 static void cmem_pmu_thaw(struct uncore_pmu *upmu)
 {
-	struct cmem_pmu *cmem = to_cmem_pmu(upmu);
-
-	if (cmem->running)
-		cmem_pmu_bcast(cmem, CMEM_CTRL, CMEM_CTRL_COUNT);
+	cmem_pmu_bcast(to_cmem_pmu(upmu), CMEM_CTRL, CMEM_CTRL_COUNT);
 }
 
 static struct attribute *cmem_pmu_events[] = {
@@ -140,7 +129,7 @@ static struct attribute *cmem_pmu_formats[] = {
 
 static const struct uncore_pmu_ops cmem_pmu_ops = {
 	.read		= cmem_pmu_read,
-	.enable		= cmem_pmu_enable,
+	.run		= cmem_pmu_run,
 	.freeze		= cmem_pmu_freeze,
 	.thaw		= cmem_pmu_thaw,
 };

@@ -669,7 +669,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int idx = -1;
 
-	if (upmu->num_counters) {
+	if (!(upmu->desc->flags & UNCORE_PMU_FREE_RUNNING)) {
 		idx = ops->get_counter ? ops->get_counter(upmu, event) :
 					 uncore_pmu_get_counter(upmu, event);
 		if (idx < 0)
@@ -719,13 +719,19 @@ static void uncore_pmu_read(struct perf_event *event)
  * groups inside pmu_disable/pmu_enable already (and perf_pmu_disable(),
  * which perf's own add transaction calls, is not exported to modules).
  */
+/* Counting, for freeze and thaw: always, unless the driver's run op is off. */
+static bool uncore_pmu_counting(struct uncore_pmu *upmu)
+{
+	return !upmu->desc->ops->run || upmu->running;
+}
+
 static void uncore_pmu_start_txn(struct pmu *pmu, unsigned int flags)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
 	struct perf_event *event;
 
 	upmu->txn_flags = flags;
-	if (flags & PERF_PMU_TXN_READ) {
+	if ((flags & PERF_PMU_TXN_READ) && uncore_pmu_counting(upmu)) {
 		uncore_pmu_for_each_event(upmu, event)
 			event->hw.state &= ~UNCORE_HES_TXN_READ;
 		upmu->desc->ops->freeze(upmu);
@@ -736,7 +742,7 @@ static int uncore_pmu_commit_txn(struct pmu *pmu)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
 
-	if (upmu->txn_flags & PERF_PMU_TXN_READ)
+	if ((upmu->txn_flags & PERF_PMU_TXN_READ) && uncore_pmu_counting(upmu))
 		upmu->desc->ops->thaw(upmu);
 	upmu->txn_flags = 0;
 	return 0;
@@ -747,13 +753,27 @@ static void uncore_pmu_cancel_txn(struct pmu *pmu)
 	uncore_pmu_commit_txn(pmu);
 }
 
-/* perf needs both callbacks or neither; a driver may give just one. */
+/*
+ * perf needs both callbacks or neither; a driver may give just one. The
+ * run op sees the PMU go from no scheduled event to some and back: perf
+ * adds and deletes events between pmu_disable and pmu_enable, so the
+ * change is known here, once per scheduling round.
+ */
 static void uncore_pmu_enable(struct pmu *pmu)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
+	const struct uncore_pmu_ops *ops = upmu->desc->ops;
+	bool busy;
 
-	if (upmu->desc->ops->enable)
-		upmu->desc->ops->enable(upmu);
+	if (ops->run) {
+		busy = uncore_pmu_busy(upmu);
+		if (busy != upmu->running) {
+			ops->run(upmu, busy);
+			upmu->running = busy;
+		}
+	}
+	if (ops->enable)
+		ops->enable(upmu);
 }
 
 static void uncore_pmu_disable(struct pmu *pmu)
@@ -845,10 +865,22 @@ static int uncore_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
 		    const struct uncore_pmu_desc *desc)
 {
-	/* a driver's mistake, not the firmware's: loud, once */
+	const struct attribute_group *const *g;
+	unsigned int groups = 0;
+	bool free_running = desc->flags & UNCORE_PMU_FREE_RUNNING;
+
+	for (g = desc->extra_groups; g && *g; g++)
+		groups++;
+	/*
+	 * A driver's mistake, not the firmware's: loud, once. A free-running
+	 * PMU has no counters to hand out, and nothing to start or stop.
+	 */
 	if (WARN_ONCE(!desc->ops || !desc->ops->read || !desc->formats || !desc->events ||
 		      desc->counter_width < 1 || desc->counter_width > 64 ||
-		      desc->num_counters > UNCORE_PMU_MAX_COUNTERS,
+		      desc->num_counters > UNCORE_PMU_MAX_COUNTERS ||
+		      groups > UNCORE_PMU_MAX_EXTRA_GROUPS ||
+		      (free_running && (desc->num_counters || desc->ops->start ||
+					desc->ops->stop || desc->ops->get_counter)),
 		      "%s: malformed uncore_pmu_desc\n", dev_name(dev)))
 		return -EINVAL;
 
@@ -964,7 +996,8 @@ static void uncore_pmu_fill(struct uncore_pmu *upmu, struct module *owner)
 	upmu->groups[n++] = &upmu->format_group;
 	upmu->groups[n++] = &upmu->events_group;
 	upmu->groups[n++] = &uncore_common_group;
-	for (g = desc->extra_groups; g && *g && n < UNCORE_PMU_MAX_GROUPS - 1; g++)
+	/* uncore_pmu_init() refused more than UNCORE_PMU_MAX_EXTRA_GROUPS */
+	for (g = desc->extra_groups; g && *g; g++)
 		upmu->groups[n++] = *g;
 	upmu->groups[n] = NULL;
 
@@ -980,7 +1013,7 @@ static void uncore_pmu_fill(struct uncore_pmu *upmu, struct module *owner)
 		.stop		= uncore_pmu_stop,
 		.read		= uncore_pmu_read,
 	};
-	if (desc->ops->enable || desc->ops->disable) {
+	if (desc->ops->run || desc->ops->enable || desc->ops->disable) {
 		upmu->pmu.pmu_enable = uncore_pmu_enable;
 		upmu->pmu.pmu_disable = uncore_pmu_disable;
 	}
