@@ -24,6 +24,8 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/host.sh
 . "$HERE/lib/host.sh"
+# shellcheck source=lib/fwconf.sh
+. "$HERE/lib/fwconf.sh"
 REPO=$(cd "$HERE/../.." && pwd)
 JOBS=${UNCORE_VM_JOBS:-2}
 VMARGS=()
@@ -62,21 +64,16 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 else
 	jobs+=("x86_64 default 6.1")
 fi
-# A firmware boots 6.1 unless its directory's "kernel" file says "newest",
-# on x86 unless its "arch" file says arm64:
+# A firmware boots 6.1 unless its firmware.conf says kernel=newest, on
+# x86 unless it says arch=arm64 (lib/fwconf.sh):
 # the firmware a twins test needs (# firmware: in
 # tools/testing/twins/tests/), since only the newest series has the twins.
 for v in "$HERE"/tests/firmware/*/; do
 	s=6.1
-	if [ -f "$v/kernel" ] && [ ${#VMARGS[@]} -eq 0 ]; then
-		case $(cat "$v/kernel") in
-		newest)	s=$NEWEST ;;
-		*)	echo "vm-all: $v/kernel: say 'newest' or nothing" >&2; exit 2 ;;
-		esac
-	fi
-	# the guest its "arch" file names, if one (default x86_64)
-	a=x86_64
-	[ ! -f "$v/arch" ] || a=$(cat "$v/arch")
+	k=$(fw_conf "$v" kernel) && a=$(fw_conf "$v" arch) || exit 2
+	[ "$k" != newest ] || [ ${#VMARGS[@]} -gt 0 ] || s=$NEWEST
+	# the guest it names, if one (default x86_64)
+	a=${a:-x86_64}
 	# the debug kernel is an x86 one: an arm64-only firmware cannot boot
 	# it, but for coverage it boots as an x86 guest (vm-test.sh)
 	if [ ${#VMARGS[@]} -gt 0 ] && [ "$a" != x86_64 ] &&

@@ -8,8 +8,8 @@
 #                   [--kernel-tree DIR] [--timeout-scale N] [--bench]
 #                   [--kernel SERIES]
 #   --firmware  the firmware to boot: a directory tools/testing/tests/firmware/<firmware>/
-#               with its topology.topo, tests and boot settings (append, arch, kernel,
-#               apmt-backend)
+#               with its topology.topo, tests and boot settings (firmware.conf,
+#               lib/fwconf.sh)
 #   --extra     a directory of further guest tests, run after the built-in
 #   --only      run only built-in tests whose file name matches GLOB
 #   --demo      run tools/testing/demo/ instead of the tests
@@ -46,6 +46,8 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/host.sh
 . "$HERE/lib/host.sh"
+# shellcheck source=lib/fwconf.sh
+. "$HERE/lib/fwconf.sh"
 REPO=$(cd "$HERE/../.." && pwd)
 BUILD=${UNCORE_VM_BUILD:-$REPO/.vm-build}
 firmware=default
@@ -80,6 +82,11 @@ unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 # Until the VM runs, a failure here is one failed test in the shared state.
 trap 'setup_failed vm' EXIT
+
+# The firmware's boot settings (lib/fwconf.sh; none for the default)
+fwdir=$HERE/tests/firmware/$firmware
+fw_arch=$(fw_conf "$fwdir" arch) && fw_append=$(fw_conf "$fwdir" append) &&
+	fw_apmt_backend=$(fw_conf "$fwdir" apmt_backend) || exit 2
 
 "$HERE/check/deps.sh" >&2
 case $tscale in
@@ -180,10 +187,10 @@ for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
 done
 # arm64: 6.1's initrd table upgrade refuses APMT, so the simulator loads it
 # from /lib/firmware and hands it to the helper layer (apmt= parameter).
-# A firmware with an apmt-backend file has its APMT handed over so on x86
+# A firmware with apmt_backend=yes has its APMT handed over so on x86
 # too (its tests load malformed tables that way).
 files=() append=
-if [ "$arch" = arm64 ] || [ -f "$HERE/tests/firmware/$firmware/apmt-backend" ]; then
+if [ "$arch" = arm64 ] || [ "$fw_apmt_backend" = yes ]; then
 	tables=()
 	for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
 		case ${t##*/} in
@@ -207,13 +214,13 @@ fi
 # every boot runs the simulator's firmware check (sim/tests/) first.
 tdir=$HERE/tests
 [ "$firmware" = default ] || tdir=$HERE/tests/firmware/$firmware
-# Firmware only one guest can have names that guest in its arch file.
+# Firmware only one guest can have names that guest (firmware.conf arch=).
 # Coverage boots are x86 only (the gcov kernel is an x86 one): there an
 # arm64-only firmware boots on x86, its tests being the same; only what it
 # compares with mainline's arm64-only drivers (the twins) stays on arm64.
-if [ -f "$tdir/arch" ] && ! grep -qx "$arch" "$tdir/arch" &&
+if [ -n "$fw_arch" ] && [ "$fw_arch" != "$arch" ] &&
    ! { [ -n "$covdir" ] && [ "$arch" = x86_64 ]; }; then
-	echo "vm-test.sh: firmware $firmware runs only on $(cat "$tdir/arch") guests" >&2
+	echo "vm-test.sh: firmware $firmware runs only on $fw_arch guests" >&2
 	exit 2
 fi
 if [ $demo = 1 ]; then
@@ -388,7 +395,7 @@ echo "# vm-test: $arch/$firmware: modules built in $t_build s," \
 
 append="uncore_sim.topology=$firmware${append:+ $append}"
 # A firmware may need more on the kernel command line (module parameters).
-[ -f "$tdir/append" ] && append="$append $(cat "$tdir/append")"
+[ -z "$fw_append" ] || append="$append $fw_append"
 # A slow (debug) kernel on a loaded host may miss the boot-time check that
 # the timer interrupt arrives through the IO-APIC, and panic. With 5-level
 # paging (TCG's max CPU has LA57), an interrupt while identify_cpu() has

@@ -41,6 +41,8 @@ REPO=$(cd "$HERE/../../.." && pwd)
 LIST=${UNCORE_MUTATION_LIST:-$HERE/mutants}
 KDIR_SH=$REPO/tools/testing/check/kdir.sh
 TESTS=$REPO/tools/testing/tests
+# shellcheck source=../lib/fwconf.sh
+. "$HERE/../lib/fwconf.sh"
 
 usage()
 {
@@ -161,7 +163,7 @@ series_list()
 # check_tests LINE: problems with one tests: line, on stdout
 check_tests()
 {
-	local a f k g extra dir t found=0
+	local a f k g extra dir t fa found=0
 
 	read -r a f k g extra <<<"$1"
 	if [ -z "$g" ] || [ -n "$extra" ]; then
@@ -184,11 +186,11 @@ check_tests()
 		esac
 		[ -d "$dir" ] || { echo "tests: '$1': no firmware directory $dir"; return; }
 	fi
-	if [ -f "$dir/arch" ] && ! grep -qx -- "$a" "$dir/arch"; then
-		echo "tests: '$1': firmware $f runs only on $(xargs <"$dir/arch")"
+	fa=$(fw_conf "$dir" arch 2>&1) || echo "tests: '$1': $fa"
+	if [ -n "$fa" ] && [ "$fa" != "$a" ]; then
+		echo "tests: '$1': firmware $f runs only on $fa"
 	fi
-	if [ -f "$dir/kernel" ] && [ "$(cat "$dir/kernel")" = newest ] &&
-	   [ "$k" != "$NEWEST" ]; then
+	if [ "$(fw_conf "$dir" kernel 2>&1)" = newest ] && [ "$k" != "$NEWEST" ]; then
 		echo "tests: '$1': firmware $f boots the newest series, $NEWEST"
 	fi
 	for t in "$dir/"$g; do
