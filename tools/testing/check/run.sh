@@ -49,7 +49,7 @@ CP_IGNORE_C=
 CP_IGNORE_BUILD=
 CP_IGNORE_SCRIPT=
 CP_IGNORE_DOC=
-# tools/testing/fuzz/kstub/: user-space stand-ins for kernel headers, which
+# tools/testing/kstub/: user-space stand-ins for kernel headers, which
 # re-create the kernel's own macros, typedefs and attribute spellings (its
 # list.h and kconfig.h trip the same checks), and libFuzzer's entry point
 CP_IGNORE_KSTUB=MACRO_ARG_REUSE,MACRO_ARG_PRECEDENCE,COMPLEX_MACRO,NEW_TYPEDEFS
@@ -298,9 +298,9 @@ check_checkpatch()
 	# shellcheck disable=SC2046 # word splitting wanted (no blanks in names)
 	{
 		checkpatch_group "$CP_IGNORE_C" $(echo "$all" | grep -E '\.[ch]$' |
-			grep -v '^tools/testing/fuzz/kstub/')
+			grep -v '^tools/testing/kstub/')
 		checkpatch_group "$CP_IGNORE_KSTUB" $(echo "$all" | grep -E '\.[ch]$' |
-			grep '^tools/testing/fuzz/kstub/')
+			grep '^tools/testing/kstub/')
 		checkpatch_group "$CP_IGNORE_BUILD" \
 			$(echo "$all" | grep -E '(^|/)(Kbuild|Kconfig|Makefile)$')
 		checkpatch_group "$CP_IGNORE_DOC" $(echo "$all" | grep -E '\.(md|rst)$')

@@ -12,7 +12,7 @@
  * read transaction and removed with pmu->del.
  *
  * Input: byte 0 flags (bit 0 FIXED_EVENTS, bit 1 FREE_RUNNING), byte 1
- * counters (mod 65), byte 2 attr_mask; then lines "<m><spec>\n" up to an
+ * counters (1 + byte mod 64; none when free-running), byte 2 attr_mask; then lines "<m><spec>\n" up to an
  * empty line, <m> & 3 the entry's mask bits; then 27-byte events: kind
  * (bits 0-1: 0 ours, 1 software, 2 another PMU; bit 2 sampling; bit 3
  * task), CPU, and config, config1, config2 (little-endian u64).
@@ -181,7 +181,8 @@ int fuzz_one(const u8 *data, size_t size)
 	attr_mask = data[2] & 3;
 	desc.flags = (data[0] & 1 ? UNCORE_PMU_FIXED_EVENTS : 0) |
 		     (data[0] & 2 ? UNCORE_PMU_FREE_RUNNING : 0);
-	desc.num_counters = desc.flags & UNCORE_PMU_FREE_RUNNING ? 0 : data[1] % 65;
+	/* counters unless free-running, which has none (uncore_pmu.h) */
+	desc.num_counters = desc.flags & UNCORE_PMU_FREE_RUNNING ? 0 : 1 + data[1] % 64;
 	data += 3;
 
 	/* format/ entries */
@@ -315,7 +316,8 @@ int fuzz_one(const u8 *data, size_t size)
 		if (ev[i].pmu != &upmu.pmu)
 			continue;
 		ret = upmu.pmu.add(&ev[i], PERF_EF_START);
-		if (ret && (ret != -EAGAIN || added < desc.num_counters || !desc.num_counters))
+		if (ret && (ret != -EAGAIN || added < desc.num_counters ||
+			    (desc.flags & UNCORE_PMU_FREE_RUNNING)))
 			fuzz_fail("pmu->add refused an event with a free counter");
 		if (!ret) {
 			if (desc.num_counters && (ev[i].hw.idx < 0 ||

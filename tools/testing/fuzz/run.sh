@@ -37,8 +37,8 @@ command -v "$CC" >/dev/null || { echo "run.sh: no $CC (deps.sh installs clang-14
 rc=0
 for t in $TARGETS; do
 	# shellcheck disable=SC2086 # word splitting wanted
-	if ! "$CC" $CFLAGS -I "$HERE/kstub" -I "$REPO/include" -o "$BIN/$t" \
-		"$HERE/$t.c" "$HERE/kstub/kstub.c" >"$BIN/$t.build" 2>&1; then
+	if ! "$CC" $CFLAGS -I "$HERE/../kstub" -I "$REPO/include" -o "$BIN/$t" \
+		"$HERE/$t.c" "$HERE/../kstub/kstub.c" >"$BIN/$t.build" 2>&1; then
 		cat "$BIN/$t.build"
 		echo "$t: build failed"
 		rc=1

@@ -2,10 +2,13 @@
 /*
  * Just enough of the kernel API, in user space, to compile the helper
  * layer's parsing and validation code (uncore_apmt.c, uncore_core.c) and
- * two drivers (C2C, PCIE-TGT) into libFuzzer targets. Every header under
- * linux/ here includes this file. Firmware-facing calls (APMT table, _UID,
- * _DSD, _CRS, platform resources) are declared here and defined by each
- * target from its fuzz input; the rest are defined in kstub.c.
+ * two drivers (C2C, PCIE-TGT) into libFuzzer targets (../fuzz/), and the
+ * simulator's CSPMU model into its self-test (../sim/selftest/): the one
+ * kernel-stub tree of the tests. Every header under linux/ here includes
+ * this file. Firmware-facing calls (APMT table, _UID, _DSD, _CRS, platform
+ * resources) are declared here and defined by each fuzz target from its
+ * input; the rest are defined in kstub.c, which the self-test, having no
+ * fuzz input, replaces with the few it calls (kstub_log).
  */
 #ifndef __KSTUB_H
 #define __KSTUB_H
@@ -548,5 +551,14 @@ int fuzz_one(const u8 *data, size_t size);
 
 /* the helper layer's register backend, which the targets never register */
 struct uncore_win;
+
+/* the simulator's models (sim/selftest/): their state, never used there */
+struct seq_file;
+struct dentry;
+struct delayed_work { int unused; };
+struct kstub_raw_spinlock { int unused; };
+#define raw_spinlock_t		struct kstub_raw_spinlock
+#define module_param(n, t, p)	extern char kstub_param_##n[sizeof(t *) + (p)]
+#define MODULE_PARM_DESC(n, d)	extern char kstub_desc_##n[sizeof(d)]
 
 #endif
