@@ -12,8 +12,9 @@
  * read transaction and removed with pmu->del.
  *
  * Input: byte 0 flags (bit 0 FIXED_EVENTS, bit 1 FREE_RUNNING), byte 1
- * counters (1 + byte mod 64; none when free-running), byte 2 attr_mask; then lines "<m><spec>\n" up to an
- * empty line, <m> & 3 the entry's mask bits; then 27-byte events: kind
+ * counters (1 + byte mod 64; none when free-running), byte 2 attr_mask;
+ * then lines "<m><spec>\n" up to an empty line, <m> & 3 the entry's mask
+ * bits; then 27-byte events: kind
  * (bits 0-1: 0 ours, 1 software, 2 another PMU; bit 2 sampling; bit 3
  * task), CPU, and config, config1, config2 (little-endian u64).
  *
