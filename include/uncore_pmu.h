@@ -408,7 +408,7 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 
 int uncore_pmu_acpi_socket(struct uncore_pmu *upmu, u32 *socket);
 bool uncore_pmu_busy(struct uncore_pmu *upmu);
-void uncore_pmu_counters_zeroed(struct uncore_pmu *upmu);
+void uncore_pmu_zero_prev_counts(struct uncore_pmu *upmu);
 void uncore_pmu_update_unread(struct uncore_pmu *upmu);
 
 #endif /* __UNCORE_PMU_H */

@@ -128,7 +128,7 @@ static void c2c_pmu_run(struct uncore_pmu *upmu, bool on)
 
 	/* Enabling zeroes the counters: the new events start from there. */
 	if (on)
-		uncore_pmu_counters_zeroed(upmu);
+		uncore_pmu_zero_prev_counts(upmu);
 	uncore_write32(&c2c->bcast, C2C_CTRL, on ? C2C_CTRL_ON : C2C_CTRL_OFF);
 }
 
@@ -145,7 +145,7 @@ static void c2c_pmu_freeze(struct uncore_pmu *upmu)
 static void c2c_pmu_thaw(struct uncore_pmu *upmu)
 {
 	uncore_pmu_update_unread(upmu);
-	uncore_pmu_counters_zeroed(upmu);
+	uncore_pmu_zero_prev_counts(upmu);
 	uncore_write32(&to_c2c_pmu(upmu)->bcast, C2C_CTRL, C2C_CTRL_ON);
 }
 

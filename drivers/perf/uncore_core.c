@@ -473,9 +473,12 @@ static int uncore_pmu_check_config(struct uncore_pmu *upmu, struct perf_event *e
 	return 0;
 }
 
-/* Count @m if it is ours; return true if it belongs to another hardware PMU. */
-static bool uncore_pmu_foreign(struct perf_event *event, struct perf_event *m,
-			       unsigned int *n)
+/*
+ * Count group member @m in *@n if it is ours; return true if it belongs
+ * to another hardware PMU (the group cannot be scheduled with ours).
+ */
+static bool uncore_pmu_count_member(struct perf_event *event, struct perf_event *m,
+				    unsigned int *n)
 {
 	if (m->pmu == event->pmu) {
 		(*n)++;
@@ -489,7 +492,7 @@ static int uncore_pmu_validate_group(struct uncore_pmu *upmu, struct perf_event 
 	struct perf_event *leader = event->group_leader, *sib;
 	unsigned int n = 0;
 
-	if (uncore_pmu_foreign(event, leader, &n))
+	if (uncore_pmu_count_member(event, leader, &n))
 		return -EINVAL;
 	/*
 	 * A new leader has no siblings yet. Only a new sibling is initialised
@@ -497,7 +500,7 @@ static int uncore_pmu_validate_group(struct uncore_pmu *upmu, struct perf_event 
 	 */
 	if (leader != event) {
 		for_each_sibling_event(sib, leader)
-			if (uncore_pmu_foreign(event, sib, &n))
+			if (uncore_pmu_count_member(event, sib, &n))
 				return -EINVAL;
 		n++;
 	}
@@ -579,21 +582,21 @@ bool uncore_pmu_busy(struct uncore_pmu *upmu)
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_busy, UNCORE_PMU);
 
 /**
- * uncore_pmu_counters_zeroed - the counters read 0 from now on
+ * uncore_pmu_zero_prev_counts - take every event's next delta from 0
  * @upmu: the PMU, right before its hardware zeroes the counters
  *
  * For shared counters that the hardware zeroes (on a clear command, or
  * when counting is enabled) while the scheduled events are up to date:
  * each takes its next delta from 0.
  */
-void uncore_pmu_counters_zeroed(struct uncore_pmu *upmu)
+void uncore_pmu_zero_prev_counts(struct uncore_pmu *upmu)
 {
 	struct perf_event *event;
 
 	uncore_pmu_for_each_event(upmu, event)
 		local64_set(&event->hw.prev_count, 0);
 }
-EXPORT_SYMBOL_NS_GPL(uncore_pmu_counters_zeroed, UNCORE_PMU);
+EXPORT_SYMBOL_NS_GPL(uncore_pmu_zero_prev_counts, UNCORE_PMU);
 
 /*
  * hw.state bit of an event read in the open read transaction; the layer
@@ -607,7 +610,7 @@ EXPORT_SYMBOL_NS_GPL(uncore_pmu_counters_zeroed, UNCORE_PMU);
  *
  * For a thaw that zeroes the counters: the events of the group are up to
  * date already, this brings every other counting event up to date too, so
- * uncore_pmu_counters_zeroed() loses nothing.
+ * uncore_pmu_zero_prev_counts() loses nothing.
  */
 void uncore_pmu_update_unread(struct uncore_pmu *upmu)
 {
