@@ -236,13 +236,15 @@ install-exporter:
 
 # make install-docs [DESTDIR=...] [PREFIX=/usr/local]: the operator's
 # documents, to PREFIX/share/doc/<package>/ as the packages ship them.
-# install-docs-dkms: this README.md and the admin guides
-# (Documentation/admin-guide/perf/, without Sphinx's index) to
+# install-docs-dkms: this README.md and the admin guides (the install
+# document, Documentation/admin-guide/uncore-pmu-install.rst, and the
+# guides of Documentation/admin-guide/perf/, without Sphinx's index) to
 # uncore-pmu-dkms/; install-docs-tools: the README.md of uncore-metrics,
 # which the exporter unit's Documentation= names, to uncore-pmu-tools/.
 # Each package's build calls its own.
 DOCS_DIR := $(DESTDIR)$(PREFIX)/share/doc
-ADMIN_GUIDES := $(filter-out %/index.rst,$(wildcard Documentation/admin-guide/perf/*.rst))
+ADMIN_GUIDES := Documentation/admin-guide/uncore-pmu-install.rst \
+	$(filter-out %/index.rst,$(wildcard Documentation/admin-guide/perf/*.rst))
 .PHONY: install-docs install-docs-dkms install-docs-tools
 install-docs: install-docs-dkms install-docs-tools
 
