@@ -8,8 +8,8 @@
 #   make fuzz-soak [FUZZ_SEED=n] [FUZZ_ITER=n] [FUZZ_SECS=s] [DEBUG_KERNEL=1]
 #   make fuzz-native [FUZZ_TIME=seconds]: the native libFuzzer targets (tools/testing/fuzz)
 #   make bench: MMIO per perf callback, read() cost, the exporter's CPU, in the VM (BENCHMARKS.md)
-#   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see README.md)
-#   make deb | rpm: the Debian packages in .build/deb/, the RPMs in .build/rpm/ (README.md)
+#   make dkms-install [DKMS_KVER=<release>] | dkms-remove   (as root, see uncore-pmu-install.rst)
+#   make deb | rpm: .build/deb/, .build/rpm/ (Documentation/admin-guide/uncore-pmu-install.rst)
 #   make install-tools | install-exporter | install-docs [DESTDIR=...] [PREFIX=/usr/local]
 #   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
 #   make coverage: make check-debug's boots with gcov, and the coverage report
@@ -236,13 +236,15 @@ install-exporter:
 
 # make install-docs [DESTDIR=...] [PREFIX=/usr/local]: the operator's
 # documents, to PREFIX/share/doc/<package>/ as the packages ship them.
-# install-docs-dkms: this README.md and the admin guides
-# (Documentation/admin-guide/perf/, without Sphinx's index) to
+# install-docs-dkms: this README.md and the admin guides (the install
+# document, Documentation/admin-guide/uncore-pmu-install.rst, and the
+# guides of Documentation/admin-guide/perf/, without Sphinx's index) to
 # uncore-pmu-dkms/; install-docs-tools: the README.md of uncore-metrics,
 # which the exporter unit's Documentation= names, to uncore-pmu-tools/.
 # Each package's build calls its own.
 DOCS_DIR := $(DESTDIR)$(PREFIX)/share/doc
-ADMIN_GUIDES := $(filter-out %/index.rst,$(wildcard Documentation/admin-guide/perf/*.rst))
+ADMIN_GUIDES := Documentation/admin-guide/uncore-pmu-install.rst \
+	$(filter-out %/index.rst,$(wildcard Documentation/admin-guide/perf/*.rst))
 .PHONY: install-docs install-docs-dkms install-docs-tools
 install-docs: install-docs-dkms install-docs-tools
 

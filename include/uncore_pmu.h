@@ -302,7 +302,7 @@ ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, cha
  * here so that the modules a test loads are the modules that ship: with
  * no backend registered the static branch is a no-op instruction on the
  * access path and the redirect an out-of-line block beside it
- * (tools/testing/README.md, "Register access", for the measured cost).
+ * (BENCHMARKS.md, "Register access", for the measured cost).
  * Drivers only use the accessors below.
  */
 DECLARE_STATIC_KEY_FALSE(uncore_backend_active);
