@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# arch-neutral: the tool is awk over perf's output, the same on both guests
 #
 # tools/uncore-metrics/uncore-metrics in the guest, against the simulator:
 # known traffic is injected while the tool's perf counts one interval, and

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # requires: function_graph
+# arch-neutral: the simulator counts the register accesses, the same on both guests
 #
 # MMIO cost of every perf callback, per PMU family, on the default
 # firmware (issue 8): function_graph attributes each register access to

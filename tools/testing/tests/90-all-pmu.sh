@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# arch-neutral: every alias opens through the same perf and sysfs on both guests
 #
 # Every events/ alias of every PMU of ours opens and counts system-wide, and
 # perf's own "perf all PMU test" passes. perf's test runs without -a, which

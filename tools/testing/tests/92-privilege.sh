@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# arch-neutral: permissions and sysfs modes, the same on both guests
 #
 # Privilege: with perf_event_paranoid at 2 an unprivileged user opens none
 # of our events (the kernel's EACCES; perf says why with -v); our sysfs
