@@ -97,22 +97,48 @@ trap 'rm -rf "$root"' EXIT
 chmod 755 "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,lib/modules-test,tests}
 
-cp "$bb" "$root/bin/busybox"
-# A foreign busybox cannot list its applets here: /init installs them.
-applets=bin/sh
-[ -n "$sys" ] || applets=$("$bb" --list-full)
-for a in $applets; do
-	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
-done
+# GNU cpio for a foreign busybox, which cannot run here
+cpio=("$bb" cpio)
+[ -z "$sys" ] || cpio=(cpio --quiet)
 
-cp "$perf" "$root/usr/bin/perf"
-libs_of "$perf" | sort -u | while read -r lib; do
-	mkdir -p "$root$(dirname "$lib")"
-	cp -L "$sys$lib" "$root$lib"
-done
-[ -d "$sys/usr/lib/perf-core/tests" ] &&
-	mkdir -p "$root/usr/lib/perf-core" &&
-		cp -a "$sys/usr/lib/perf-core/tests" "$root/usr/lib/perf-core/"
+# The userland (busybox, perf, its libraries and tests) is the bulk of the
+# image and the same for every boot of an architecture: one gzip'd cpio
+# of it is kept in the cache, keyed by those files and this script, and
+# each image is that archive followed by one of the boot's own files (the
+# kernel unpacks concatenated archives in turn).
+libs=$(libs_of "$perf" | sort -u)
+key=$( { echo "$arch $sys"; md5sum "$0"
+	 for f in "$bb" "$perf" $libs; do stat -L -c '%n %s %Y' "$sys$f" 2>/dev/null ||
+		 stat -L -c '%n %s %Y' "$f"; done
+	 [ ! -d "$sys/usr/lib/perf-core/tests" ] ||
+		 find "$sys/usr/lib/perf-core/tests" -printf '%p %s %T@\n' | sort; } |
+	md5sum | cut -c1-16)
+base=${UNCORE_CACHE:-/var/cache/uncore-pmu}/initramfs/userland-$arch-$key.cpio.gz
+if [ ! -s "$base" ]; then
+	ub=$(mktemp -d "${TMPDIR:-/tmp}/uncore-userland.XXXXXX")
+	chmod 755 "$ub"
+	mkdir -p "$ub"/{bin,usr/bin}
+	cp "$bb" "$ub/bin/busybox"
+	# A foreign busybox cannot list its applets here: /init installs them.
+	applets=bin/sh
+	[ -n "$sys" ] || applets=$("$bb" --list-full)
+	for a in $applets; do
+		[ -e "$ub/$a" ] || { mkdir -p "$ub/$(dirname "$a")"; ln -s /bin/busybox "$ub/$a"; }
+	done
+	cp "$perf" "$ub/usr/bin/perf"
+	for lib in $libs; do
+		mkdir -p "$ub$(dirname "$lib")"
+		cp -L "$sys$lib" "$ub$lib"
+	done
+	[ -d "$sys/usr/lib/perf-core/tests" ] &&
+		mkdir -p "$ub/usr/lib/perf-core" &&
+			cp -a "$sys/usr/lib/perf-core/tests" "$ub/usr/lib/perf-core/"
+	mkdir -p "$(dirname "$base")"
+	(cd "$ub" && find . | LC_ALL=C sort | "${cpio[@]}" -o -H newc -R 0:0 2>/dev/null) |
+		gzip -6 >"$base.$$"
+	rm -rf "$ub"
+	mv "$base.$$" "$base"
+fi
 
 # arm64: QEMU virt has one UART, the console; the results port is a virtio
 # console (/dev/hvc0), whose modules come from the kernel image's package
@@ -275,9 +301,7 @@ chmod 755 "$root/init"
 mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 
 mkdir -p "$(dirname "$out")"
-# GNU cpio for a foreign busybox, which cannot run here
-cpio=("$bb" cpio)
-[ -z "$sys" ] || cpio=(cpio --quiet)
-(cd "$root" && find . | LC_ALL=C sort | "${cpio[@]}" -o -H newc -R 0:0 2>/dev/null) |
-	gzip -6 >"$out.tmp"
+{ cat "$base"
+  (cd "$root" && find . | LC_ALL=C sort | "${cpio[@]}" -o -H newc -R 0:0 2>/dev/null) |
+	gzip -6; } >"$out.tmp"
 mv "$out.tmp" "$out"
