@@ -36,9 +36,13 @@ done
 ALL="$ALL manifest coccicheck checkpatch spdx sim-selftest fuzz-native rcmap vm-runner"
 ALL="$ALL perf-json docs dkms"
 ALL="$ALL metrics prometheus manpages rpm packages mutants"
+# sparse on arm64 for the newest series only: the x86 runs cover every
+# series' compatibility paths (the same preprocessed code but for the
+# architecture's headers), and each arm64 run cost minutes of make check
 for s in $SERIES; do
-	ALL="$ALL build-arm64-$s sparse-arm64-$s"
+	ALL="$ALL build-arm64-$s"
 done
+ALL="$ALL sparse-arm64-$(echo $SERIES | awk '{ print $NF }')"
 ALL=${ALL# }
 JOBS=$(nproc)
 # shellcheck source=tap.sh
