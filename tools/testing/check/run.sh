@@ -16,7 +16,8 @@
 #          mutants (the list of make mutation, statically: mutation/run.sh --check);
 #          build-arm64 (both arm64 6.1 checks)
 #          (default: all).  --no-summary leaves the closing line to summary.sh;
-#          set UNCORE_TAP_STATE to share the counts with it.
+#          set UNCORE_TAP_STATE to share the counts with it. --list prints
+#          the default list.
 #   UNCORE_SKIP_DEPS=1 skips deps.sh.
 #
 # build-S: W=1 COMPILE_TEST=1 build against the x86 tree of S (kdir.sh), no
@@ -68,7 +69,8 @@ summary=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--no-summary)	summary=0; shift ;;
-	-h|--help)	sed -n "4,23{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
+	-h|--help)	sed -n "4,21{s/^# \\{0,1\\}//;s|\\\$0|$0|;p}" "$0"; exit 0 ;;
+	--list)		echo "$ALL"; exit 0 ;;
 	*)		break ;;
 	esac
 done
