@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * CSPMU engine of the helper layer: PMUs built on the Arm CoreSight PMU
- * architecture (IHI 0091), enumerated from the APMT. A driver gives the
- * product it claims, its names, formats and events, and filter hooks.
+ * architecture (IHI 0091), enumerated from the APMT. The engine binds the
+ * devices and knows which module drives which product; a driver module
+ * registers, per product, its names, formats and events, and filter hooks.
  */
 #ifndef __UNCORE_CSPMU_H
 #define __UNCORE_CSPMU_H
@@ -49,7 +50,10 @@
 #define CSPMU_CYCLE_PHYS	31
 /* PMIIDR bits a product is matched on: product, variant, revision. */
 #define CSPMU_PRODID_MASK	0xfffff000
-/* PMIIDR implementer (JEP106 code); NVIDIA's, and its products here. */
+/*
+ * PMIIDR implementer (JEP106 code); NVIDIA's, and its products. Which
+ * module drives each is the engine's table, cspmu_products[].
+ */
 #define CSPMU_IMPLEMENTER	GENMASK(11, 0)
 #define NV_CSPMU_IMPLEMENTER	0x36b
 #define NV_T241_SCF_PRODID	0x2cf00000
@@ -71,9 +75,11 @@ struct acpi_device;
 struct uncore_cspmu;
 
 /**
- * struct uncore_cspmu_impl - what a CSPMU driver claims and how it filters
- * @prodid:          PMIIDR product/variant/revision claimed (mask 0xfffff000)
- * @claims:          instead of @prodid: does the driver take this PMIIDR
+ * struct uncore_cspmu_impl - how a CSPMU driver drives one product
+ * @prodid:          the product of the engine's table this entry drives:
+ *                   PMIIDR product/variant/revision (mask 0xfffff000), an
+ *                   NV_*_PRODID; 0 for the table's entry of every other
+ *                   product of an implementer
  * @name:            PMU name format: socket, then the RC with @rc_name;
  *                   with @name_seq, the next number of that sequence. An
  *                   entry without a name ends a driver's array of impls
@@ -102,7 +108,6 @@ struct uncore_cspmu;
  */
 struct uncore_cspmu_impl {
 	u32 prodid;
-	bool (*claims)(u32 pmiidr);
 	const char *name;
 	bool rc_name;
 	atomic_t *name_seq;
@@ -176,6 +181,8 @@ struct uncore_cspmu {
 	u32 rc;
 	/* the driver's description, and the layer's: its tables, our callbacks */
 	const struct uncore_cspmu_impl *impl;
+	/* the array @impl is in: the driver module's registration */
+	const struct uncore_cspmu_impl *backend;
 	struct uncore_pmu_desc desc;
 	/* the APMT node the device was made from */
 	const struct uncore_apmt_node *apmt;
@@ -219,37 +226,34 @@ static inline struct uncore_cspmu *to_uncore_cspmu(struct pmu *pmu)
 
 void uncore_cspmu_write_cfg(struct uncore_cspmu *cspmu, u32 off, u32 val);
 
-int __uncore_cspmu_probe(struct platform_device *pdev, const struct uncore_cspmu_impl *impls,
-			 struct module *owner);
+int uncore_cspmu_backend_register(const struct uncore_cspmu_impl *impls,
+				  struct module *owner, const char *modname);
+void uncore_cspmu_backend_unregister(const struct uncore_cspmu_impl *impls);
+
 /**
- * module_uncore_cspmu_driver - a CSPMU driver module binding APMT devices
- * @__prefix: prefix of the generated symbols
- * @__name:   platform driver name
- * @__impls:  array of the driver's struct uncore_cspmu_impl, one a product,
- *            ended by an empty entry
+ * module_uncore_cspmu_backend - a CSPMU driver module
+ * @__impls: array of the driver's struct uncore_cspmu_impl, one a product
+ *           of the engine's table that names this module, ended by an
+ *           empty entry
  *
- * Every CSPMU driver binds the same arm-cs-arch-pmu devices and keeps the
- * ones of its products (__uncore_cspmu_probe() returns -ENODEV for the
- * rest, so the driver core offers them to the next driver).
+ * The module registers @__impls with the engine when it loads, and the
+ * engine probes the devices of those products; it unregisters them when
+ * it unloads, and the engine unbinds those devices first. The devices
+ * themselves belong to the engine's one platform driver, which loads a
+ * product's module on demand.
  */
-#define module_uncore_cspmu_driver(__prefix, __name, __impls)		\
-static int __prefix##_probe(struct platform_device *pdev)		\
+#define module_uncore_cspmu_backend(__impls)				\
+static const struct uncore_cspmu_impl *const __impls##_backend = (__impls); \
+static int __init __impls##_register(void)				\
 {									\
-	return __uncore_cspmu_probe(pdev, __impls, THIS_MODULE);	\
+	return uncore_cspmu_backend_register(__impls##_backend,		\
+					     THIS_MODULE, KBUILD_MODNAME); \
 }									\
-static const struct platform_device_id __prefix##_id[] = {		\
-	{ UNCORE_APMT_DEV_NAME },					\
-	{ }								\
-};									\
-MODULE_DEVICE_TABLE(platform, __prefix##_id);				\
-static struct platform_driver __prefix##_driver = {			\
-	.driver = {							\
-		.name = __name,						\
-		.suppress_bind_attrs = true,				\
-	},								\
-	.probe = __prefix##_probe,					\
-	.id_table = __prefix##_id,					\
-};									\
-module_platform_driver(__prefix##_driver)
+module_init(__impls##_register);					\
+static void __exit __impls##_unregister(void)				\
+{									\
+	uncore_cspmu_backend_unregister(__impls##_backend);		\
+}									\
+module_exit(__impls##_unregister)
 
 #endif /* __UNCORE_CSPMU_H */

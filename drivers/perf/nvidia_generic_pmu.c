@@ -2,36 +2,15 @@
 /*
  * NVIDIA CoreSight PMUs that no driver of their own knows, such as those of
  * a newer chip: raw event ids with two raw filter registers, so they still
- * count. Named nvidia_uncore_pmu_<n>, n in probe order.
+ * count. Named nvidia_uncore_pmu_<n>, n in probe order. The engine's table
+ * hands this module every NVIDIA product it does not give to another.
  */
 
-#include <linux/mod_devicetable.h>
 #include <linux/module.h>
-#include <linux/platform_device.h>
 
 #include "uncore_cspmu.h"
 
 static atomic_t generic_seq = ATOMIC_INIT(0);
-
-/* Every NVIDIA product with a driver of its own (uncore_cspmu.h). */
-static const u32 generic_known[] = {
-	NV_T241_SCF_PRODID, NV_T241_PCIE_PRODID, NV_T241_C2C1_PRODID,
-	NV_T241_C2C0_PRODID, NV_T241_CNVLINK_PRODID, NV_T410_UCF_PRODID,
-	NV_T410_PCIE_PRODID, NV_T410_PCIE_TGT_PRODID,
-};
-
-/* An NVIDIA PMU of a product without a driver of its own. */
-static bool generic_claims(u32 pmiidr)
-{
-	unsigned int i;
-
-	if ((pmiidr & CSPMU_IMPLEMENTER) != NV_CSPMU_IMPLEMENTER)
-		return false;
-	for (i = 0; i < ARRAY_SIZE(generic_known); i++)
-		if ((pmiidr & CSPMU_PRODID_MASK) == generic_known[i])
-			return false;
-	return true;
-}
 
 static struct attribute *generic_formats[] = {
 	UNCORE_FORMAT_ATTR(event, "config:0-32"),
@@ -45,10 +24,9 @@ static struct attribute *generic_events[] = {
 	NULL
 };
 
-/* A filter left 0 selects everything: all ones. */
+/* Every other NVIDIA product (prodid 0). A filter left 0 selects everything: all ones. */
 static const struct uncore_cspmu_impl generic_pmu_impl[] = {
 	{
-		.claims		= generic_claims,
 		.name		= "nvidia_uncore_pmu_%u",
 		.name_seq	= &generic_seq,
 		.formats	= generic_formats,
@@ -60,7 +38,7 @@ static const struct uncore_cspmu_impl generic_pmu_impl[] = {
 	{ }
 };
 
-module_uncore_cspmu_driver(generic_pmu, "nvidia-generic-pmu", generic_pmu_impl);
+module_uncore_cspmu_backend(generic_pmu_impl);
 
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA CoreSight PMU driver for products without their own");

@@ -7,9 +7,7 @@
  * this file gives their names, events and filter fields.
  */
 
-#include <linux/mod_devicetable.h>
 #include <linux/module.h>
-#include <linux/platform_device.h>
 
 #include "uncore_cspmu.h"
 
@@ -159,7 +157,7 @@ static const struct uncore_cspmu_impl t241_pmu_impls[] = {
 	{ }
 };
 
-module_uncore_cspmu_driver(t241_pmu, "nvidia-t241-pmu", t241_pmu_impls);
+module_uncore_cspmu_backend(t241_pmu_impls);
 
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA Tegra241 (Grace) SCF, PCIE, NVLink-C2C and CNVLink PMU driver");

@@ -8,9 +8,7 @@
  * of the PMU filters on the same BDF or none does.
  */
 
-#include <linux/mod_devicetable.h>
 #include <linux/module.h>
-#include <linux/platform_device.h>
 
 #include "uncore_cspmu.h"
 
@@ -135,7 +133,7 @@ static const struct uncore_cspmu_impl pcie_pmu_impl[] = {
 	{ }
 };
 
-module_uncore_cspmu_driver(pcie_pmu, "nvidia-t410-pcie-pmu", pcie_pmu_impl);
+module_uncore_cspmu_backend(pcie_pmu_impl);
 
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA Tegra410 PCIE PMU driver");

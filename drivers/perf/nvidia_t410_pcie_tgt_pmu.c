@@ -13,9 +13,7 @@
 
 #include <linux/acpi.h>
 #include <linux/bitfield.h>
-#include <linux/mod_devicetable.h>
 #include <linux/module.h>
-#include <linux/platform_device.h>
 
 #include "uncore_cspmu.h"
 
@@ -308,7 +306,7 @@ static const struct uncore_cspmu_impl tgt_pmu_impl[] = {
 	{ }
 };
 
-module_uncore_cspmu_driver(tgt_pmu, "nvidia-t410-pcie-tgt-pmu", tgt_pmu_impl);
+module_uncore_cspmu_backend(tgt_pmu_impl);
 
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA Tegra410 PCIE-TGT PMU driver");

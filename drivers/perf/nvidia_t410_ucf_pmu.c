@@ -6,9 +6,7 @@
  * does the counting, this file says what is UCF about it.
  */
 
-#include <linux/mod_devicetable.h>
 #include <linux/module.h>
-#include <linux/platform_device.h>
 
 #include "uncore_cspmu.h"
 
@@ -86,7 +84,7 @@ static const struct uncore_cspmu_impl ucf_pmu_impl[] = {
 	{ }
 };
 
-module_uncore_cspmu_driver(ucf_pmu, "nvidia-t410-ucf-pmu", ucf_pmu_impl);
+module_uncore_cspmu_backend(ucf_pmu_impl);
 
 UNCORE_IMPORT_NS();
 MODULE_DESCRIPTION("NVIDIA Tegra410 UCF PMU driver");

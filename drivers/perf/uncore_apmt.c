@@ -32,6 +32,7 @@
 
 #include "uncore_apmt.h"
 #include "uncore_backend.h"
+#include "uncore_internal.h"
 
 #define UNCORE_APMT_SIG		"APMT"
 #define UNCORE_APMT_PAGE_SIZE	SZ_4K
@@ -246,13 +247,13 @@ static void uncore_apmt_remove_devs(void)
 }
 
 /*
- * The uncore_cspmu module's init: walk the nodes of the firmware's APMT
+ * At the uncore_cspmu module's init: walk the nodes of the firmware's APMT
  * and register an "arm-cs-arch-pmu" platform device for each valid one.
  * Without an APMT nothing happens; with the kernel's own parser
  * (CONFIG_ACPI_APMT), only whether the firmware has a table is noted.
  * Never fails the module load.
  */
-static int __init uncore_apmt_init(void)
+int __init uncore_apmt_init(void)
 {
 	struct acpi_table_header *hdr;
 	acpi_status status;
@@ -314,7 +315,7 @@ void uncore_apmt_remove_backend(struct acpi_table_header *hdr)
 EXPORT_SYMBOL_NS_GPL(uncore_apmt_remove_backend, UNCORE_PMU_BACKEND);
 
 /* Remove what uncore_apmt_init() created, and unmap the table. */
-static void __exit uncore_apmt_exit(void)
+void __exit uncore_apmt_exit(void)
 {
 	struct acpi_table_header *hdr = uncore_apmt_table;
 
@@ -324,6 +325,3 @@ static void __exit uncore_apmt_exit(void)
 	uncore_apmt_remove_devs();
 	acpi_put_table(hdr);
 }
-
-module_init(uncore_apmt_init);
-module_exit(uncore_apmt_exit);

@@ -6,7 +6,10 @@
  * with the overflow interrupt or, where there is none, with a timer.
  *
  * A module of its own (uncore_cspmu, with the APMT enumeration of
- * uncore_apmt.c), loaded by the CoreSight PMU drivers only.
+ * uncore_apmt.c): the one platform driver of the arm-cs-arch-pmu devices.
+ * It reads each device's PMIIDR, finds the product in its table and hands
+ * the device to the module that drives that product, loading the module
+ * on demand.
  */
 
 #define pr_fmt(fmt) "uncore_cspmu: " fmt
@@ -15,9 +18,13 @@
 #include <acpi/processor.h>
 #include <linux/bitfield.h>
 #include <linux/interrupt.h>
+#include <linux/kmod.h>
+#include <linux/list.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/property.h>
+#include <linux/slab.h>
 
 #include "uncore_backend.h"
 #include "uncore_cspmu.h"
@@ -606,73 +613,123 @@ static int cspmu_setup_irq(struct platform_device *pdev, struct uncore_cspmu *c)
 	return devm_add_action_or_reset(dev, cspmu_timer_cancel, &c->timer);
 }
 
-/* The entry of @impls that takes a PMU with @pmiidr, or NULL. */
-static const struct uncore_cspmu_impl *
-cspmu_match(const struct uncore_cspmu_impl *impls, u32 pmiidr)
+/**
+ * struct cspmu_product - a CoreSight PMU product and the module driving it
+ * @implementer: PMIIDR implementer (JEP106 code)
+ * @prodid:      PMIIDR product, variant and revision (CSPMU_PRODID_MASK);
+ *               0: every other product of @implementer
+ * @module:      name of the module that drives it
+ * @impl:        that module's entry for it, while the module is registered
+ * @backend:     the array @impl is in
+ * @owner:       that module
+ * @requested:   @module was asked for since it last came or went
+ *
+ * The fields after @module change under cspmu_lock.
+ */
+struct cspmu_product {
+	u32 implementer;
+	u32 prodid;
+	const char *module;
+	const struct uncore_cspmu_impl *impl;
+	const struct uncore_cspmu_impl *backend;
+	struct module *owner;
+	bool requested;
+};
+
+#define CSPMU_PRODUCT(_impl, _prodid, _module) \
+	{ .implementer = (_impl), .prodid = (_prodid), .module = (_module) }
+
+/*
+ * Every product the engine hands to a driver module, and the one list of
+ * them. The first entry that matches a PMIIDR wins: an implementer's
+ * catch-all entry comes after its products.
+ */
+static struct cspmu_product cspmu_products[] = {
+	CSPMU_PRODUCT(NV_CSPMU_IMPLEMENTER, NV_T410_UCF_PRODID, "nvidia_t410_ucf_pmu"),
+	CSPMU_PRODUCT(NV_CSPMU_IMPLEMENTER, NV_T410_PCIE_PRODID, "nvidia_t410_pcie_pmu"),
+	CSPMU_PRODUCT(NV_CSPMU_IMPLEMENTER, NV_T410_PCIE_TGT_PRODID, "nvidia_t410_pcie_tgt_pmu"),
+	CSPMU_PRODUCT(NV_CSPMU_IMPLEMENTER, NV_T241_SCF_PRODID, "nvidia_t241_pmu"),
+	CSPMU_PRODUCT(NV_CSPMU_IMPLEMENTER, NV_T241_PCIE_PRODID, "nvidia_t241_pmu"),
+	CSPMU_PRODUCT(NV_CSPMU_IMPLEMENTER, NV_T241_C2C0_PRODID, "nvidia_t241_pmu"),
+	CSPMU_PRODUCT(NV_CSPMU_IMPLEMENTER, NV_T241_C2C1_PRODID, "nvidia_t241_pmu"),
+	CSPMU_PRODUCT(NV_CSPMU_IMPLEMENTER, NV_T241_CNVLINK_PRODID, "nvidia_t241_pmu"),
+	/* NVIDIA's other products, such as a newer chip's: raw events */
+	CSPMU_PRODUCT(NV_CSPMU_IMPLEMENTER, 0, "nvidia_generic_pmu"),
+};
+
+/*
+ * A device the engine identified, and its product: a device is probed
+ * again when its product's module registers, not when another does.
+ */
+struct cspmu_seen {
+	struct list_head node;
+	struct device *dev;
+	struct cspmu_product *prod;
+};
+
+/* Serialises the modules' registrations with the probes. */
+static DEFINE_MUTEX(cspmu_lock);
+static LIST_HEAD(cspmu_seen_list);
+static struct platform_driver cspmu_driver;
+
+/* The table's entry of @pmiidr, or NULL for a product nobody drives. */
+static struct cspmu_product *cspmu_product_of(u32 pmiidr)
 {
-	for (; impls->name; impls++)
-		if (impls->claims ? impls->claims(pmiidr) :
-		    (pmiidr & CSPMU_PRODID_MASK) == impls->prodid)
-			return impls;
+	struct cspmu_product *p;
+
+	for (p = cspmu_products; p < cspmu_products + ARRAY_SIZE(cspmu_products); p++)
+		if ((pmiidr & CSPMU_IMPLEMENTER) == p->implementer &&
+		    (!p->prodid || (pmiidr & CSPMU_PRODID_MASK) == p->prodid))
+			return p;
 	return NULL;
 }
 
-/**
- * __uncore_cspmu_probe - probe an APMT-made device for one of @impls
- * @pdev:     an arm-cs-arch-pmu platform device
- * @impls:    the products the driver claims, up to an entry without name
- * @owner:    the driver module
- *
- * Drivers use module_uncore_cspmu_driver(), which calls this.
- *
- * Return: 0, -ENODEV if the device is another product (so the next driver
- * is tried), or the errno of what failed (printed).
- */
-int __uncore_cspmu_probe(struct platform_device *pdev, const struct uncore_cspmu_impl *impls,
-			 struct module *owner)
+/* What the engine knows of @dev, or NULL. Under cspmu_lock. */
+static struct cspmu_seen *cspmu_seen_find(struct device *dev)
 {
-	const struct uncore_apmt_node *const *plat = dev_get_platdata(&pdev->dev);
-	const struct uncore_cspmu_impl *impl;
+	struct cspmu_seen *s;
+
+	list_for_each_entry(s, &cspmu_seen_list, node)
+		if (s->dev == dev)
+			return s;
+	return NULL;
+}
+
+/*
+ * Note that @dev is a @prod, and forget devices that are gone. Under
+ * cspmu_lock. Without memory the device is merely probed more often.
+ */
+static void cspmu_remember(struct device *dev, struct cspmu_product *prod)
+{
+	struct cspmu_seen *s, *tmp;
+
+	list_for_each_entry_safe(s, tmp, &cspmu_seen_list, node) {
+		if (s->dev != dev && !device_is_registered(s->dev)) {
+			list_del(&s->node);
+			put_device(s->dev);
+			kfree(s);
+		}
+	}
+	s = cspmu_seen_find(dev);
+	if (!s) {
+		s = kzalloc(sizeof(*s), GFP_KERNEL);
+		if (!s)
+			return;
+		s->dev = get_device(dev);
+		list_add_tail(&s->node, &cspmu_seen_list);
+	}
+	s->prod = prod;
+}
+
+/* The device's PMU, with the driver's @impl; @owner is held by the caller. */
+static int cspmu_setup(struct platform_device *pdev, struct uncore_cspmu *c,
+		       const struct uncore_cspmu_impl *impl, struct module *owner)
+{
 	struct device *dev = &pdev->dev;
-	struct uncore_cspmu *c;
 	const char *name;
 	int ret;
 
-	/* a driver's mistake, not the firmware's: loud, once */
-	for (impl = impls; impl->name; impl++)
-		if (WARN_ONCE(!impl->formats || !impl->events,
-			      "%s: uncore_cspmu_impl %s without formats or events\n",
-			      module_name(owner), impl->name))
-			return -EINVAL;
-	if (!plat || !*plat)
-		return -ENODEV;
-
-	c = devm_kzalloc(dev, sizeof(*c), GFP_KERNEL);
-	if (!c)
-		return -ENOMEM;
-	c->apmt = *plat;
-	c->atomic64 = c->apmt->flags & UNCORE_APMT_ATOMIC;
-
-	ret = uncore_map_window(pdev, 0, &c->page0, CSPMU_PAGE_SIZE);
-	if (ret)
-		return ret;
-	c->page1 = c->page0;
-	if (platform_get_resource(pdev, IORESOURCE_MEM, 1)) {
-		ret = uncore_map_window(pdev, 1, &c->page1, CSPMU_PAGE_SIZE);
-		if (ret)
-			return ret;
-	}
-
-	c->pmiidr = le32_to_cpu(c->apmt->impl_id) ?: cspmu_read_pmiidr(c);
-	impl = cspmu_match(impls, c->pmiidr);
-	if (!impl) {
-		/* Normal for other vendors' PMUs: leave it to the next driver. */
-		dev_dbg(dev, "PMIIDR %#x: not a product of %s\n", c->pmiidr,
-			module_name(owner));
-		return -ENODEV;
-	}
 	c->impl = impl;
-
 	/* the driver's tables; the ops and the counters are the engine's */
 	c->desc = (struct uncore_pmu_desc) {
 		.ops		= &cspmu_ops,
@@ -723,9 +780,270 @@ int __uncore_cspmu_probe(struct platform_device *pdev, const struct uncore_cspmu
 	platform_set_drvdata(pdev, c);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(__uncore_cspmu_probe, UNCORE_PMU);
 
-/* The module's init and exit: the APMT enumeration (uncore_apmt.c). */
+/*
+ * Probe of every arm-cs-arch-pmu device: identify it, then build its PMU
+ * with the driver of its product, or ask for that module and leave the
+ * device unbound until the module registers.
+ */
+static int cspmu_probe(struct platform_device *pdev)
+{
+	const struct uncore_apmt_node *const *plat = dev_get_platdata(&pdev->dev);
+	const struct uncore_cspmu_impl *impl = NULL;
+	struct device *dev = &pdev->dev;
+	struct cspmu_product *prod;
+	struct module *owner = NULL;
+	struct uncore_cspmu *c;
+	bool request = false;
+	int ret;
+
+	if (!plat || !*plat)
+		return -ENODEV;
+
+	c = devm_kzalloc(dev, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->apmt = *plat;
+	c->atomic64 = c->apmt->flags & UNCORE_APMT_ATOMIC;
+
+	ret = uncore_map_window(pdev, 0, &c->page0, CSPMU_PAGE_SIZE);
+	if (ret)
+		return ret;
+	c->page1 = c->page0;
+	if (platform_get_resource(pdev, IORESOURCE_MEM, 1)) {
+		ret = uncore_map_window(pdev, 1, &c->page1, CSPMU_PAGE_SIZE);
+		if (ret)
+			return ret;
+	}
+	c->pmiidr = le32_to_cpu(c->apmt->impl_id) ?: cspmu_read_pmiidr(c);
+
+	mutex_lock(&cspmu_lock);
+	prod = cspmu_product_of(c->pmiidr);
+	if (prod) {
+		cspmu_remember(dev, prod);
+		/* a module that is going cannot be held: wait for its return */
+		if (prod->impl && try_module_get(prod->owner)) {
+			impl = prod->impl;
+			owner = prod->owner;
+			c->backend = prod->backend;
+		} else if (!prod->impl && !prod->requested) {
+			prod->requested = true;
+			request = true;
+		}
+	}
+	mutex_unlock(&cspmu_lock);
+
+	if (!prod) {
+		/* Normal for other vendors' PMUs: not an error. */
+		dev_dbg(dev, "PMIIDR %#x: a product no module drives\n", c->pmiidr);
+		return -ENODEV;
+	}
+	if (!impl) {
+		/*
+		 * Not deferred: the module's registration probes the device
+		 * again, and only then, so devices bind in their order.
+		 */
+		if (request)
+			request_module_nowait("%s", prod->module);
+		dev_dbg(dev, "PMIIDR %#x: waiting for %s\n", c->pmiidr, prod->module);
+		return -ENODEV;
+	}
+	ret = cspmu_setup(pdev, c, impl, owner);
+	/* The PMU holds the module while it counts, and the module's exit unbinds. */
+	module_put(owner);
+	return ret;
+}
+
+static const struct platform_device_id cspmu_id[] = {
+	{ UNCORE_APMT_DEV_NAME },
+	{ }
+};
+
+/*
+ * What MODULE_DEVICE_TABLE(platform, cspmu_id) would say, so udev loads
+ * this module for the devices; that macro cannot name a module of several
+ * objects whose name has a directory (7.x builds the symbol from it).
+ */
+MODULE_ALIAS("platform:" UNCORE_APMT_DEV_NAME);
+
+static struct platform_driver cspmu_driver = {
+	.driver = {
+		.name = "uncore-cspmu",
+		.suppress_bind_attrs = true,
+	},
+	.probe = cspmu_probe,
+	.id_table = cspmu_id,
+};
+
+/* A driver's mistake, not the firmware's: loud, once. Under cspmu_lock. */
+static int cspmu_check_backend(const struct uncore_cspmu_impl *impls, const char *modname)
+{
+	const struct uncore_cspmu_impl *impl;
+	struct cspmu_product *p;
+	unsigned int n;
+
+	for (impl = impls; impl->name; impl++) {
+		if (WARN_ONCE(!impl->formats || !impl->events,
+			      "%s: uncore_cspmu_impl %s without formats or events\n",
+			      modname, impl->name))
+			return -EINVAL;
+		n = 0;
+		for (p = cspmu_products; p < cspmu_products + ARRAY_SIZE(cspmu_products); p++)
+			n += p->prodid == impl->prodid && !strcmp(p->module, modname);
+		if (WARN_ONCE(n != 1, "%s: product %#x is not its own in the engine's table\n",
+			      modname, impl->prodid))
+			return -EINVAL;
+	}
+	for (p = cspmu_products; p < cspmu_products + ARRAY_SIZE(cspmu_products); p++) {
+		if (strcmp(p->module, modname))
+			continue;
+		for (impl = impls; impl->name && impl->prodid != p->prodid; impl++)
+			;
+		if (WARN_ONCE(!impl->name, "%s: no uncore_cspmu_impl for its product %#x\n",
+			      modname, p->prodid))
+			return -EINVAL;
+		if (p->impl)
+			return -EBUSY;
+	}
+	return 0;
+}
+
+/*
+ * At a module's registration: probe each unbound device of its products,
+ * and each one the engine could not identify (another driver had it, or
+ * it was probed before it read right); the devices of other modules'
+ * products wait for those. A probe in flight is waited for, then the
+ * device is probed again (device_attach() leaves a bound one alone).
+ */
+static int cspmu_attach_one(struct device *dev, void *backend)
+{
+	struct cspmu_seen *s;
+	bool attach;
+
+	if (strcmp(to_platform_device(dev)->name, UNCORE_APMT_DEV_NAME))
+		return 0;
+	mutex_lock(&cspmu_lock);
+	s = cspmu_seen_find(dev);
+	attach = !s || s->prod->backend == backend;
+	mutex_unlock(&cspmu_lock);
+	if (attach && device_attach(dev) < 0)
+		dev_dbg(dev, "gone before its probe\n");
+	return 0;
+}
+
+/**
+ * uncore_cspmu_backend_register - a CSPMU driver module's products come
+ * @impls:   the module's entries, one per product of the engine's table
+ *           that names @modname, ended by an entry without name
+ * @owner:   the module
+ * @modname: its name, as the engine's table has it
+ *
+ * The devices of those products, which waited for the module, are probed
+ * again. Drivers use module_uncore_cspmu_backend(), which calls this.
+ *
+ * Return: 0, -EINVAL (with a warning) if @impls do not match the engine's
+ * table, or -EBUSY if the products are registered already.
+ */
+int uncore_cspmu_backend_register(const struct uncore_cspmu_impl *impls,
+				  struct module *owner, const char *modname)
+{
+	const struct uncore_cspmu_impl *impl;
+	struct cspmu_product *p;
+	int ret;
+
+	mutex_lock(&cspmu_lock);
+	ret = cspmu_check_backend(impls, modname);
+	for (p = cspmu_products; !ret && p < cspmu_products + ARRAY_SIZE(cspmu_products); p++) {
+		if (strcmp(p->module, modname))
+			continue;
+		for (impl = impls; impl->prodid != p->prodid; impl++)
+			;
+		p->impl = impl;
+		p->backend = impls;
+		p->owner = owner;
+		p->requested = false;
+	}
+	mutex_unlock(&cspmu_lock);
+	if (ret)
+		return ret;
+	bus_for_each_dev(&platform_bus_type, NULL, (void *)impls, cspmu_attach_one);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(uncore_cspmu_backend_register, UNCORE_PMU);
+
+static int cspmu_bound_to(struct device *dev, const void *backend)
+{
+	struct uncore_cspmu *c = dev_get_drvdata(dev);
+
+	return c && c->backend == backend;
+}
+
+/**
+ * uncore_cspmu_backend_unregister - a CSPMU driver module's products go
+ * @impls: what the module registered
+ *
+ * Unbinds the devices the module drives, so that their PMUs are gone
+ * before the module is; the devices stay, waiting for the module again.
+ */
+void uncore_cspmu_backend_unregister(const struct uncore_cspmu_impl *impls)
+{
+	struct cspmu_product *p;
+	struct device *dev;
+
+	/* No device binds with @impls from here on, nor asks for the module. */
+	mutex_lock(&cspmu_lock);
+	for (p = cspmu_products; p < cspmu_products + ARRAY_SIZE(cspmu_products); p++) {
+		if (p->backend != impls)
+			continue;
+		p->impl = NULL;
+		p->owner = NULL;
+		p->requested = true;
+	}
+	mutex_unlock(&cspmu_lock);
+
+	while ((dev = driver_find_device(&cspmu_driver.driver, NULL, impls, cspmu_bound_to))) {
+		device_release_driver(dev);
+		put_device(dev);
+	}
+
+	/* Gone: a device of these products asks for the module again. */
+	mutex_lock(&cspmu_lock);
+	for (p = cspmu_products; p < cspmu_products + ARRAY_SIZE(cspmu_products); p++) {
+		if (p->backend != impls)
+			continue;
+		p->backend = NULL;
+		p->requested = false;
+	}
+	mutex_unlock(&cspmu_lock);
+}
+EXPORT_SYMBOL_NS_GPL(uncore_cspmu_backend_unregister, UNCORE_PMU);
+
+/* The driver first, so that the APMT's devices find it when they appear. */
+static int __init cspmu_module_init(void)
+{
+	int ret;
+
+	ret = platform_driver_register(&cspmu_driver);
+	if (ret)
+		return ret;
+	uncore_apmt_init();
+	return 0;
+}
+
+static void __exit cspmu_module_exit(void)
+{
+	struct cspmu_seen *s, *tmp;
+
+	uncore_apmt_exit();
+	platform_driver_unregister(&cspmu_driver);
+	list_for_each_entry_safe(s, tmp, &cspmu_seen_list, node) {
+		put_device(s->dev);
+		kfree(s);
+	}
+}
+
+module_init(cspmu_module_init);
+module_exit(cspmu_module_exit);
 
 UNCORE_IMPORT_NS();
 UNCORE_BACKEND_IMPORT_NS();

@@ -253,11 +253,16 @@ void uncore_cspmu_write_cfg(struct uncore_cspmu *c, u32 off, u32 val)
 	fuzz_fail("a filter register written during setup");
 }
 
-int __uncore_cspmu_probe(struct platform_device *pdev, const struct uncore_cspmu_impl *impls,
-			 struct module *owner)
+int uncore_cspmu_backend_register(const struct uncore_cspmu_impl *impls,
+				  struct module *owner, const char *modname)
 {
-	fuzz_fail("the engine's probe is not under test here");
+	fuzz_fail("the engine's registration is not under test here");
 	return -ENODEV;
+}
+
+void uncore_cspmu_backend_unregister(const struct uncore_cspmu_impl *impls)
+{
+	fuzz_fail("the engine's registration is not under test here");
 }
 
 /* ---- the checks ---- */

@@ -120,6 +120,8 @@ void kstub_warn(const char *what);
 /* module glue */
 struct module { int unused; };
 #define THIS_MODULE		((struct module *)0)
+/* kbuild names every object's module; these targets are no module */
+#define KBUILD_MODNAME		"kstub"
 #define module_init(fn)		static int (*const kstub_init_##fn)(void) __maybe_unused = fn
 #define module_exit(fn)		static void (*const kstub_exit_##fn)(void) __maybe_unused = fn
 #define EXPORT_SYMBOL_NS_GPL(s, ns) extern int kstub_export_##s

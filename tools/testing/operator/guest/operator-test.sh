@@ -90,7 +90,9 @@ check_eq "kernel.perf_event_paranoid is the package's 2" 2 \
 
 case $scenario in
 boot)
-	# udev loaded the drivers when the simulator's devices appeared
+	# udev loaded the drivers when the simulator's devices appeared (the
+	# CoreSight PMU ones through uncore_cspmu, which asks for each
+	# product's module; the firmware has no generic NVIDIA PMU)
 	for m in uncore_pmu uncore_cspmu marvell_pem_pmu nvidia_t410_cmem_latency_pmu \
 		 nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu; do
 		f=$(modinfo -n $m | sed 's|.*/lib/modules/[^/]*/||')

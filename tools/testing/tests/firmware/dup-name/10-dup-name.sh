@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib/lib.sh"
 
 MODDIR=${UNCORE_MODDIR:-/lib/modules-test}
-DRV=/sys/bus/platform/drivers/nvidia-t410-pcie-pmu
+DRV=/sys/bus/platform/drivers/uncore-cspmu
 NAME=nvidia_pcie_pmu_0_rc_0
 DUP=arm-cs-arch-pmu.99
 MSG="$DUP: error -EEXIST: cannot register PMU $NAME"
@@ -34,7 +34,7 @@ count() {
 
 check_eq "27 arm-cs-arch-pmu devices from the APMT" 27 \
 	"$(ls -d /sys/bus/platform/devices/arm-cs-arch-pmu.* | wc -l)"
-check_eq "PCIE driver bound 12 devices" 12 "$(bound)"
+check_eq "the engine bound 26 devices" 26 "$(bound)"
 check_eq "the duplicate ($DUP) is not bound" no \
 	"$(test -e /sys/bus/platform/devices/$DUP/driver && echo yes || echo no)"
 check_eq "12 PCIE PMUs" 12 "$(ls $EV | grep -c '^nvidia_pcie_pmu_')"
@@ -53,7 +53,7 @@ echo "dup-name: mark" > /dev/kmsg
 check_cmd "rmmod nvidia_t410_pcie_pmu" rmmod nvidia_t410_pcie_pmu
 check_eq "unloaded: no PCIE PMU left" 0 "$(ls $EV | grep -c '^nvidia_pcie_pmu_')"
 check_cmd "insmod nvidia_t410_pcie_pmu" insmod $MODDIR/nvidia_t410_pcie_pmu.ko
-check_eq "reloaded: 12 devices bound" 12 "$(bound)"
+check_eq "reloaded: 26 devices bound" 26 "$(bound)"
 check_eq "reloaded: the same one message" 1 "$(since_mark | grep -c "$MSG")"
 check_eq "reloaded: no sysfs warning" 0 "$(since_mark | grep -c 'duplicate filename')"
 check_eq "reloaded: no oops or warning" "" \

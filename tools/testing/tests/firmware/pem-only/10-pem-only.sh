@@ -31,9 +31,14 @@ bound() {
 	done
 	echo "$drv drivers, $dev devices"
 }
-for m in nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu \
-	 nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu nvidia_t241_pmu nvidia_generic_pmu; do
+for m in uncore_cspmu nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu; do
 	check_eq "$m loaded, its driver bound nothing" "live 1 drivers, 0 devices" \
+		"$(cat /sys/module/$m/initstate 2>&1) $(bound $m)"
+done
+# the CoreSight PMU modules drive the engine's devices, they bind none
+for m in nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu \
+	 nvidia_t241_pmu nvidia_generic_pmu; do
+	check_eq "$m loaded, no driver of its own" "live 0 drivers, 0 devices" \
 		"$(cat /sys/module/$m/initstate 2>&1) $(bound $m)"
 done
 check_eq "marvell_pem_pmu bound the three PEMs" "1 drivers, 3 devices" \
