@@ -10,6 +10,7 @@
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/io.h>
 #include <linux/jump_label.h>
 #include <linux/list.h>
@@ -55,6 +56,14 @@
 /* Show associated_cpus in sysfs. */
 #define UNCORE_PMU_SHOW_ASSOC		BIT(2)
 
+/*
+ * hw_perf_event.flags bit the layer sets at event_init on an event that
+ * reads a shared free-running counter: every event of a
+ * UNCORE_PMU_FREE_RUNNING PMU, and the events of UNCORE_EVENT_ATTR_SHARED()
+ * entries in a PMU that also has counters to allocate.
+ */
+#define UNCORE_HW_SHARED		BIT(0)
+
 /**
  * struct uncore_win - one mapped register window
  * @base:    kernel virtual address of the mapping
@@ -88,10 +97,19 @@ struct uncore_pmu;
  * @freeze:         stop every counter, keeping its value, for the reads of
  *                  one group (a PERF_PMU_TXN_READ transaction); optional
  * @thaw:           undo @freeze once the group is read
+ * @poll:           with &uncore_pmu.poll_ns set, called from the poll
+ *                  timer on the active CPU for each counting event right
+ *                  after the layer folded its count, so that
+ *                  &hw_perf_event.prev_count is the value just read: the
+ *                  place to restart a counter that saturates (optional)
  *
  * With @freeze and @thaw the layer gives perf read transactions, so a
  * group's counters are one snapshot; the traffic that arrives while the
  * PMU is frozen is not counted, so a driver keeps that window short.
+ *
+ * Events that read a shared counter (%UNCORE_HW_SHARED) take no counter
+ * and never reach @start, @stop or @get_counter: they start from a
+ * snapshot taken with @read.
  */
 struct uncore_pmu_ops {
 	int (*event_init)(struct perf_event *event);
@@ -105,6 +123,7 @@ struct uncore_pmu_ops {
 	void (*disable)(struct uncore_pmu *upmu);
 	void (*freeze)(struct uncore_pmu *upmu);
 	void (*thaw)(struct uncore_pmu *upmu);
+	void (*poll)(struct perf_event *event);
 };
 
 /**
@@ -151,6 +170,13 @@ struct uncore_pmu_desc {
  * @warned:          messages already printed (uncore_internal.h)
  * @txn_flags:       the open perf transaction (PERF_PMU_TXN_*), or 0
  * @running:         the driver's @run op last turned counting on
+ * @poll_ns:         period of the poll timer that folds every counting
+ *                   event (and calls &uncore_pmu_ops.poll) while events
+ *                   are scheduled; 0 for none. For counters without an
+ *                   overflow interrupt that wrap or saturate: a driver sets
+ *                   it before registering
+ * @poll_timer:      the poll timer, pinned to the active CPU
+ * @poll_cpu:        the CPU @poll_timer was last started on
  * @hp_node:         CPU hotplug instance
  * @entry:           in the helper layer's list of registered PMUs
  * @active:          scheduled events (pmu->add to pmu->del), oldest first,
@@ -178,6 +204,9 @@ struct uncore_pmu {
 	unsigned long warned;
 	unsigned int txn_flags;
 	bool running;
+	u64 poll_ns;
+	struct hrtimer poll_timer;
+	int poll_cpu;
 	struct hlist_node hp_node;
 	struct list_head entry;
 	struct list_head active;
@@ -231,12 +260,16 @@ struct uncore_format_attr {
  *            with %UNCORE_PMU_FIXED_EVENTS every event of this id gets it
  *            in &hw_perf_event.event_base, so the id, its events/ entry
  *            and its register come from one table
+ * @shared:   with %UNCORE_PMU_FIXED_EVENTS, the event reads a shared
+ *            free-running counter (%UNCORE_HW_SHARED) instead of taking
+ *            one of the PMU's counters
  */
 struct uncore_event_attr {
 	struct device_attribute attr;
 	u64 id;
 	u32 mask;
 	u32 data;
+	bool shared;
 };
 
 ssize_t uncore_format_show(struct device *dev, struct device_attribute *attr, char *buf);
@@ -278,6 +311,23 @@ ssize_t uncore_event_show(struct device *dev, struct device_attribute *attr, cha
 	(&((struct uncore_event_attr[]) {					\
 		{ .attr = __ATTR(_name, 0444, uncore_event_show, NULL),	\
 		  .id = _id, .mask = _mask, .data = _data }			\
+	})[0].attr.attr)
+
+/**
+ * UNCORE_EVENT_ATTR_SHARED - an events/ entry of a shared free-running counter
+ * @_name: the event name, also the file name
+ * @_id:   the event id
+ * @_data: &uncore_event_attr.data
+ *
+ * For a PMU with counters to allocate and %UNCORE_PMU_FIXED_EVENTS that
+ * also has free-running counters: any number of events of this id count
+ * at once, each from a snapshot, and none takes a counter or counts
+ * against &uncore_pmu.num_counters in a group.
+ */
+#define UNCORE_EVENT_ATTR_SHARED(_name, _id, _data)				\
+	(&((struct uncore_event_attr[]) {					\
+		{ .attr = __ATTR(_name, 0444, uncore_event_show, NULL),	\
+		  .id = _id, .data = _data, .shared = true }			\
 	})[0].attr.attr)
 
 /**
@@ -408,6 +458,18 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 
 int uncore_pmu_acpi_socket(struct uncore_pmu *upmu, u32 *socket);
 bool uncore_pmu_busy(struct uncore_pmu *upmu);
+
+/**
+ * uncore_event_shared - does @event read a shared free-running counter
+ * @event: an event of an uncore PMU, past event_init
+ *
+ * Return: true if it takes no counter of its own (%UNCORE_HW_SHARED).
+ */
+static inline bool uncore_event_shared(const struct perf_event *event)
+{
+	return event->hw.flags & UNCORE_HW_SHARED;
+}
+
 void uncore_pmu_zero_prev_counts(struct uncore_pmu *upmu);
 void uncore_pmu_update_unread(struct uncore_pmu *upmu);
 

@@ -464,24 +464,30 @@ static int uncore_pmu_check_config(struct uncore_pmu *upmu, struct perf_event *e
 	    (attr->config1 & ~upmu->cfg_mask[1]) ||
 	    (attr->config2 & ~upmu->cfg_mask[2]))
 		return -EINVAL;
+	if (upmu->desc->flags & UNCORE_PMU_FREE_RUNNING)
+		event->hw.flags |= UNCORE_HW_SHARED;
 	if (!(upmu->desc->flags & UNCORE_PMU_FIXED_EVENTS))
 		return 0;
 	ea = uncore_pmu_event_listed(upmu, attr->config & upmu->event_mask);
 	if (!ea)
 		return -EINVAL;
 	event->hw.event_base = ea->data;
+	if (ea->shared)
+		event->hw.flags |= UNCORE_HW_SHARED;
 	return 0;
 }
 
 /*
- * Count group member @m in *@n if it is ours; return true if it belongs
- * to another hardware PMU (the group cannot be scheduled with ours).
+ * Count group member @m in *@n if it is ours and takes a counter; return
+ * true if it belongs to another hardware PMU (the group cannot be
+ * scheduled with ours).
  */
 static bool uncore_pmu_count_member(struct perf_event *event, struct perf_event *m,
 				    unsigned int *n)
 {
 	if (m->pmu == event->pmu) {
-		(*n)++;
+		if (!uncore_event_shared(m))
+			(*n)++;
 		return false;
 	}
 	return !is_software_event(m);
@@ -502,7 +508,8 @@ static int uncore_pmu_validate_group(struct uncore_pmu *upmu, struct perf_event 
 		for_each_sibling_event(sib, leader)
 			if (uncore_pmu_count_member(event, sib, &n))
 				return -EINVAL;
-		n++;
+		if (!uncore_event_shared(event))
+			n++;
 	}
 	if (upmu->num_counters && n > upmu->num_counters)
 		return -EINVAL;
@@ -622,6 +629,48 @@ void uncore_pmu_update_unread(struct uncore_pmu *upmu)
 }
 EXPORT_SYMBOL_NS_GPL(uncore_pmu_update_unread, UNCORE_PMU);
 
+/* ---- poll ---- */
+
+/*
+ * The poll timer runs on the active CPU, where every perf callback of the
+ * PMU runs with interrupts off, as the timer's does: it needs no lock.
+ * Started by pmu->add on that CPU, it stops by itself once no event is
+ * scheduled or the active CPU moved; the move re-adds every event on the
+ * new CPU, which starts it there.
+ */
+static enum hrtimer_restart uncore_pmu_poll(struct hrtimer *timer)
+{
+	struct uncore_pmu *upmu = container_of(timer, struct uncore_pmu, poll_timer);
+	const struct uncore_pmu_ops *ops = upmu->desc->ops;
+	struct perf_event *event;
+
+	if (smp_processor_id() != READ_ONCE(upmu->cpu) || !uncore_pmu_busy(upmu))
+		return HRTIMER_NORESTART;
+	uncore_pmu_for_each_event(upmu, event) {
+		if (event->hw.state & PERF_HES_STOPPED)
+			continue;
+		uncore_pmu_event_update(event);
+		if (ops->poll)
+			ops->poll(event);
+	}
+	hrtimer_forward_now(timer, ns_to_ktime(upmu->poll_ns));
+	return HRTIMER_RESTART;
+}
+
+/* From pmu->add: (re)start the poll timer here unless it runs here already. */
+static void uncore_pmu_poll_arm(struct uncore_pmu *upmu)
+{
+	int cpu = smp_processor_id();
+
+	if (!upmu->poll_ns)
+		return;
+	if (hrtimer_active(&upmu->poll_timer) && upmu->poll_cpu == cpu)
+		return;
+	upmu->poll_cpu = cpu;
+	hrtimer_start(&upmu->poll_timer, ns_to_ktime(upmu->poll_ns),
+		      HRTIMER_MODE_REL_PINNED);
+}
+
 static void uncore_pmu_start(struct perf_event *event, int flags)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
@@ -630,7 +679,7 @@ static void uncore_pmu_start(struct perf_event *event, int flags)
 	u64 now;
 
 	hwc->state = 0;
-	if (upmu->desc->flags & UNCORE_PMU_FREE_RUNNING) {
+	if (uncore_event_shared(event)) {
 		if (!ops->read(event, &now))
 			local64_set(&hwc->prev_count, now);
 	} else if (ops->start) {
@@ -645,7 +694,7 @@ static void uncore_pmu_stop(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (!(hwc->state & PERF_HES_STOPPED)) {
-		if (upmu->desc->ops->stop)
+		if (upmu->desc->ops->stop && !uncore_event_shared(event))
 			upmu->desc->ops->stop(event);
 		hwc->state |= PERF_HES_STOPPED;
 	}
@@ -672,7 +721,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int idx = -1;
 
-	if (!(upmu->desc->flags & UNCORE_PMU_FREE_RUNNING)) {
+	if (!uncore_event_shared(event)) {
 		idx = ops->get_counter ? ops->get_counter(upmu, event) :
 					 uncore_pmu_get_counter(upmu, event);
 		if (idx < 0)
@@ -680,6 +729,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 		upmu->events[idx] = event;
 	}
 	list_add_tail(&event->active_entry, &upmu->active);
+	uncore_pmu_poll_arm(upmu);
 	hwc->idx = idx;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
@@ -978,6 +1028,8 @@ static void uncore_pmu_unregister(void *data)
 
 	cpuhp_state_remove_instance_nocalls(uncore_hp_state, &upmu->hp_node);
 	uncore_pmu_del_named(upmu);
+	if (upmu->poll_ns)
+		hrtimer_cancel(&upmu->poll_timer);
 }
 
 static void uncore_pmu_fill(struct uncore_pmu *upmu, struct module *owner)
@@ -1048,6 +1100,9 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 	if (ret)
 		return ret;
 	uncore_pmu_fill(upmu, owner);
+	if (upmu->poll_ns)
+		uncore_hrtimer_setup(&upmu->poll_timer, uncore_pmu_poll, CLOCK_MONOTONIC,
+				     HRTIMER_MODE_REL_PINNED);
 
 	/*
 	 * Register first: until the hotplug instance picks a CPU, event_init
