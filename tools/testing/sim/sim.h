@@ -31,6 +31,8 @@ enum sim_kind {
 	SIM_KIND_NVLINK_C2C1,
 	SIM_KIND_CNVLINK,
 	SIM_KIND_NVIDIA_GENERIC,
+	SIM_KIND_ODYSSEY_DDR,
+	SIM_KIND_ODYSSEY_TAD,
 	SIM_NR_KINDS
 };
 
@@ -299,5 +301,7 @@ extern const struct sim_kind_ops sim_grace_pcie_ops;
 extern const struct sim_kind_ops sim_nvlink_c2c01_ops;
 extern const struct sim_kind_ops sim_cnvlink_ops;
 extern const struct sim_kind_ops sim_nvidia_generic_ops;
+extern const struct sim_kind_ops sim_odyssey_ddr_ops;
+extern const struct sim_kind_ops sim_odyssey_tad_ops;
 
 #endif /* __UNCORE_SIM_H */

@@ -73,6 +73,8 @@ static const char *const sim_kind_names[SIM_NR_KINDS] = {
 	[SIM_KIND_NVLINK_C2C1]	= "nvlink_c2c1",
 	[SIM_KIND_CNVLINK]	= "cnvlink",
 	[SIM_KIND_NVIDIA_GENERIC] = "nvidia_generic",
+	[SIM_KIND_ODYSSEY_DDR]	= "odyssey_ddr",
+	[SIM_KIND_ODYSSEY_TAD]	= "odyssey_tad",
 };
 
 static const struct sim_kind_ops *const sim_models[SIM_NR_KINDS] = {
@@ -90,6 +92,8 @@ static const struct sim_kind_ops *const sim_models[SIM_NR_KINDS] = {
 	[SIM_KIND_NVLINK_C2C1]	= &sim_nvlink_c2c01_ops,
 	[SIM_KIND_CNVLINK]	= &sim_cnvlink_ops,
 	[SIM_KIND_NVIDIA_GENERIC] = &sim_nvidia_generic_ops,
+	[SIM_KIND_ODYSSEY_DDR]	= &sim_odyssey_ddr_ops,
+	[SIM_KIND_ODYSSEY_TAD]	= &sim_odyssey_tad_ops,
 };
 
 /**
