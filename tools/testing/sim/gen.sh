@@ -187,7 +187,8 @@ function set_key(d, tok,    eq, k, v, m, i, a, c, b, sz, wname) {
 			ws[d, nw[d]] = sz
 		}
 	} else {
-		if (k !~ /^(dsd\.)?[a-z][a-z0-9_]*$/)
+		# _DSD names may have vendor prefixes: "dsd.marvell,tad-cnt"
+		if (k !~ /^([a-z][a-z0-9_]*|dsd\.[a-z][a-z0-9_,.-]*)$/)
 			err("bad property name \"" k "\"")
 		if (num(v) < 0)
 			err("property " k " needs a number, got \"" v "\"")
@@ -357,7 +358,7 @@ END {
 		if (uid[d] == "" && kind[d] in KCODE && !(kind[d] in APMTONLY))
 			uid[d] = socket[d] * 16 + prop(d, "rc", 0)
 		if (uid[d] == "")
-			uid[d] = (kind[d] == "pem") ? kidx[d] : socket[d]
+			uid[d] = (hid[d] ~ /^MRVL/) ? kidx[d] : socket[d]
 		if (acpi[d] && hid[d] == "")
 			fatal(name[d] ": acpi=1 needs hid=")
 		for (w = 1; w <= nw[d]; w++) {
@@ -533,7 +534,8 @@ function asl(    d, w, i, k, first, last, nd, iid) {
 			printf "            Name (_UID, %s)\n", asl_int(uid[d]) > aout
 		else if (uid[d] != "none")
 			printf "            Name (_UID, \"%s\")\n", uid[d] > aout
-		if (kind[d] != "pem")
+		# Marvell SoCs have one socket: no proximity domain
+		if (hid[d] !~ /^MRVL/)
 			printf "            Name (_PXM, %s)\n", hex(socket[d]) > aout
 		# CSPMU: the pages come from APMT; _CRS holds the PCIE-TGT slots
 		k = 0
