@@ -162,8 +162,9 @@ check_eq "counts after multiplexing" 12 "$c"
 # ---- a saturated counter is restarted by the poll ----
 # The counter stops at 2^64 - 1; the poll (every second on this firmware)
 # folds it and restarts it from 0, so the count goes on: 2^64 - 1 + 5 is 4
-# in a 64-bit count. Mainline leaves prev_count at 2^64 - 1 (5 + 1 = 6
-# here); a driver that never restarts stays at 2^64 - 1 (0 here).
+# in a 64-bit count. Mainline leaves prev_count at 2^64 - 1, so the delta
+# after the restart is one too many (5 here); a driver that never
+# restarts stays at 2^64 - 1.
 out=$(perf stat -a -x';' -e "$D0/ddr_hif_rd_access/" -- sh -c "
 	echo 'event=ddr_hif_rd_access value=18446744073709551615' > $I0
 	i=0
