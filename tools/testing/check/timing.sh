@@ -26,9 +26,9 @@ sort -t '	' -k1,1nr "$f" |
 	}'
 [ -z "${2:-}" ] && exit 0
 if [ -n "${3:-}" ]; then
-	printf '# time %3d:%02d %4d:%02d  make check, wall clock and CPU (%d.%d CPUs busy on average)\n' \
+	printf '# time %3d:%02d %4d:%02d  make check, wall clock and CPU %s\n' \
 		$(($2 / 60)) $(($2 % 60)) $(($3 / 60)) $(($3 % 60)) \
-		$(($3 / $2)) $(($3 * 10 / $2 % 10))
+		"($(($3 / $2)).$(($3 * 10 / $2 % 10)) CPUs busy on average)"
 else
 	printf '# time %3d:%02d  make check, wall clock\n' $(($2 / 60)) $(($2 % 60))
 fi
