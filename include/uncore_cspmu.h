@@ -9,6 +9,7 @@
 #define __UNCORE_CSPMU_H
 
 #include <linux/hrtimer.h>
+#include <linux/idr.h>
 
 #include "uncore_apmt.h"
 #include "uncore_pmu.h"
@@ -75,16 +76,28 @@ struct acpi_device;
 struct uncore_cspmu;
 
 /**
+ * enum uncore_cspmu_naming - the numbers in a CSPMU's PMU name
+ * @UNCORE_CSPMU_BY_SOCKET:    <name>_<socket>
+ * @UNCORE_CSPMU_BY_SOCKET_RC: <name>_<socket>_rc_<RC>, the RC number
+ *                             from the ACPI device's _DSD instance_id
+ * @UNCORE_CSPMU_BY_SEQ:       <name>_<n>, n the lowest number no other
+ *                             device of the entry holds (its @seq)
+ */
+enum uncore_cspmu_naming {
+	UNCORE_CSPMU_BY_SOCKET,
+	UNCORE_CSPMU_BY_SOCKET_RC,
+	UNCORE_CSPMU_BY_SEQ,
+};
+
+/**
  * struct uncore_cspmu_impl - how a CSPMU driver drives one product
  * @prodid:          the product of the engine's table this entry drives:
  *                   PMIIDR product/variant/revision (mask 0xfffff000), an
  *                   NV_*_PRODID; 0 for the table's entry of every other
  *                   product of an implementer
- * @name:            PMU name format: socket, then the RC with @rc_name;
- *                   with @name_seq, the next number of that sequence. An
- *                   entry without a name ends a driver's array of impls
- * @rc_name:         the name takes the RC number from _DSD instance_id
- * @name_seq:        names are numbered in probe order, from 0
+ * @name:            PMU name before its numbers (enum uncore_cspmu_naming)
+ * @naming:          which numbers follow @name
+ * @seq:             the numbers of %UNCORE_CSPMU_BY_SEQ names in use
  * @formats:         format/ entries, as &uncore_pmu_desc.formats
  * @events:          events/ entries, as &uncore_pmu_desc.events
  * @flags:           UNCORE_PMU_* flags; the engine gives the callbacks and
@@ -101,16 +114,19 @@ struct uncore_cspmu;
  * @reset_ev_filter: undo @set_ev_filter when the event stops
  * @validate_group:  at open: may a regular @event join its group (the
  *                   group's counters are checked already); -EINVAL refuses
- * @admit:           at pmu->add: may a regular @event count beside the
- *                   scheduled ones (uncore_pmu_for_each_event());
- *                   -EINVAL leaves it to perf's next rotation
+ * @claim:           at pmu->add, a counter found: may a regular @event
+ *                   count beside the scheduled ones
+ *                   (uncore_pmu_for_each_event()), and take what it
+ *                   shares with them; -EINVAL leaves it to perf's next
+ *                   rotation
+ * @unclaim:         at pmu->del: give back what @claim took
  * @init:            extra probe work with the ACPI device of the node
  */
 struct uncore_cspmu_impl {
 	u32 prodid;
 	const char *name;
-	bool rc_name;
-	atomic_t *name_seq;
+	enum uncore_cspmu_naming naming;
+	struct ida *seq;
 	struct attribute **formats;
 	struct attribute **events;
 	u32 flags;
@@ -124,7 +140,8 @@ struct uncore_cspmu_impl {
 	void (*reset_ev_filter)(struct uncore_cspmu *cspmu, struct perf_event *event,
 				unsigned int phys);
 	int (*validate_group)(struct uncore_cspmu *cspmu, struct perf_event *event);
-	int (*admit)(struct uncore_cspmu *cspmu, struct perf_event *event);
+	int (*claim)(struct uncore_cspmu *cspmu, struct perf_event *event);
+	void (*unclaim)(struct uncore_cspmu *cspmu, struct perf_event *event);
 	int (*init)(struct uncore_cspmu *cspmu, struct acpi_device *adev);
 };
 
@@ -179,6 +196,8 @@ struct uncore_cspmu {
 	/* NUMA node of the first associated CPU; RC number (_DSD instance_id) */
 	u32 socket;
 	u32 rc;
+	/* the name's number taken from impl->seq (UNCORE_CSPMU_BY_SEQ) */
+	int seq_id;
 	/* the driver's description, and the layer's: its tables, our callbacks */
 	const struct uncore_cspmu_impl *impl;
 	/* the array @impl is in: the driver module's registration */
@@ -227,14 +246,14 @@ static inline struct uncore_cspmu *to_uncore_cspmu(struct pmu *pmu)
 void uncore_cspmu_write_cfg(struct uncore_cspmu *cspmu, u32 off, u32 val);
 
 int uncore_cspmu_backend_register(const struct uncore_cspmu_impl *impls,
-				  struct module *owner, const char *modname);
+				  unsigned int n, struct module *owner,
+				  const char *modname);
 void uncore_cspmu_backend_unregister(const struct uncore_cspmu_impl *impls);
 
 /**
  * module_uncore_cspmu_backend - a CSPMU driver module
  * @__impls: array of the driver's struct uncore_cspmu_impl, one a product
- *           of the engine's table that names this module, ended by an
- *           empty entry
+ *           of the engine's table that names this module
  *
  * The module registers @__impls with the engine when it loads, and the
  * engine probes the devices of those products; it unregisters them when
@@ -247,6 +266,8 @@ static const struct uncore_cspmu_impl *const __impls##_backend = (__impls); \
 static int __init __impls##_register(void)				\
 {									\
 	return uncore_cspmu_backend_register(__impls##_backend,		\
+					     sizeof(__impls) / sizeof((__impls)[0]) + \
+					     __must_be_array(__impls),	\
 					     THIS_MODULE, KBUILD_MODNAME); \
 }									\
 module_init(__impls##_register);					\

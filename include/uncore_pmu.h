@@ -48,7 +48,7 @@
  * from a snapshot of the counter instead of programming one, and takes no
  * counter, so any number of events may count at once. The one statement
  * of it: the description must then say num_counters 0 and have no start,
- * stop or get_counter op, or uncore_pmu_init() refuses it.
+ * stop, get_counter or put_counter op, or uncore_pmu_init() refuses it.
  */
 #define UNCORE_PMU_FREE_RUNNING		BIT(0)
 /* The event id must be one of the (visible) entries in events/. */
@@ -82,7 +82,12 @@ struct uncore_pmu;
  * struct uncore_pmu_ops - what a driver plugs into the helper layer
  * @event_init:     extra validation after the common checks (optional)
  * @validate_group: shared-resource rules for the group of @event (optional)
- * @get_counter:    allocate a counter for @event; default: first free one
+ * @get_counter:    allocate a counter for @event; default: first free one.
+ *                  What else it takes for @event (a shared filter) is
+ *                  held until @put_counter
+ * @put_counter:    release what @get_counter took besides the counter,
+ *                  which the layer frees (optional; at pmu->del, after
+ *                  @stop)
  * @start:          program and start the counter of @event (optional)
  * @stop:           stop the counter of @event (optional)
  * @read:           read the raw counter value of @event into @val; a
@@ -115,6 +120,7 @@ struct uncore_pmu_ops {
 	int (*event_init)(struct perf_event *event);
 	int (*validate_group)(struct perf_event *event);
 	int (*get_counter)(struct uncore_pmu *upmu, struct perf_event *event);
+	void (*put_counter)(struct uncore_pmu *upmu, struct perf_event *event);
 	void (*start)(struct perf_event *event);
 	void (*stop)(struct perf_event *event);
 	int (*read)(struct perf_event *event, u64 *val);

@@ -121,40 +121,39 @@ static struct attribute *mcf_events[] = {
 static const struct uncore_cspmu_impl t241_pmu_impls[] = {
 	{
 		.prodid		= NV_T241_SCF_PRODID,
-		.name		= "nvidia_scf_pmu_%u",
+		.name		= "nvidia_scf_pmu",
 		.formats	= scf_formats,
 		.events		= scf_events,
 		.flags		= UNCORE_PMU_SHOW_ASSOC,
 	}, {
 		.prodid		= NV_T241_PCIE_PRODID,
-		.name		= "nvidia_pcie_pmu_%u",
+		.name		= "nvidia_pcie_pmu",
 		.formats	= pcie_formats,
 		.events		= mcf_events,
 		.flags		= UNCORE_PMU_SHOW_ASSOC,
 		.filter		= T241_PCIE_ROOT_PORTS,
 	}, {
 		.prodid		= NV_T241_C2C0_PRODID,
-		.name		= "nvidia_nvlink_c2c0_pmu_%u",
+		.name		= "nvidia_nvlink_c2c0_pmu",
 		.formats	= c2c_formats,
 		.events		= mcf_events,
 		.flags		= UNCORE_PMU_SHOW_ASSOC,
 		.filter		= T241_C2C_PORTS,
 	}, {
 		.prodid		= NV_T241_C2C1_PRODID,
-		.name		= "nvidia_nvlink_c2c1_pmu_%u",
+		.name		= "nvidia_nvlink_c2c1_pmu",
 		.formats	= c2c_formats,
 		.events		= mcf_events,
 		.flags		= UNCORE_PMU_SHOW_ASSOC,
 		.filter		= T241_C2C_PORTS,
 	}, {
 		.prodid		= NV_T241_CNVLINK_PRODID,
-		.name		= "nvidia_cnvlink_pmu_%u",
+		.name		= "nvidia_cnvlink_pmu",
 		.formats	= cnvlink_formats,
 		.events		= mcf_events,
 		.flags		= UNCORE_PMU_SHOW_ASSOC,
 		.filter		= T241_CNVLINK_SOCKETS,
 	},
-	{ }
 };
 
 module_uncore_cspmu_backend(t241_pmu_impls);

@@ -55,7 +55,7 @@ static int pcie_validate_group(struct uncore_cspmu *c, struct perf_event *event)
 }
 
 /* The single BDF filter: every scheduled event must agree on it. */
-static int pcie_admit(struct uncore_cspmu *c, struct perf_event *event)
+static int pcie_claim(struct uncore_cspmu *c, struct perf_event *event)
 {
 	struct perf_event *other;
 	u32 bdf = pcie_bdf(event);
@@ -119,8 +119,8 @@ static struct attribute *pcie_pmu_events[] = {
 static const struct uncore_cspmu_impl pcie_pmu_impl[] = {
 	{
 		.prodid		= NV_T410_PCIE_PRODID,
-		.name		= "nvidia_pcie_pmu_%u_rc_%u",
-		.rc_name	= true,
+		.name		= "nvidia_pcie_pmu",
+		.naming		= UNCORE_CSPMU_BY_SOCKET_RC,
 		.formats	= pcie_pmu_formats,
 		.events		= pcie_pmu_events,
 		.flags		= UNCORE_PMU_SHOW_ASSOC,
@@ -128,9 +128,8 @@ static const struct uncore_cspmu_impl pcie_pmu_impl[] = {
 		.set_cc_filter	= pcie_set_cc_filter,
 		.reset_ev_filter = pcie_reset_ev_filter,
 		.validate_group	= pcie_validate_group,
-		.admit		= pcie_admit,
+		.claim		= pcie_claim,
 	},
-	{ }
 };
 
 module_uncore_cspmu_backend(pcie_pmu_impl);

@@ -67,21 +67,26 @@ static bool tgt_is_cycle(struct perf_event *event)
 	return tgt_event_type(event) == TGT_EV_CYCLES;
 }
 
-static bool tgt_slot_fits(const struct tgt_slot *slot, struct perf_event *event)
-{
-	return !slot->users || (slot->base == event->attr.config1 &&
-				slot->mask == event->attr.config2);
-}
-
-/* The first slot that is free or already holds @event's range, or -1. */
+/*
+ * The slot for @event's range: the one that holds it already, else the
+ * first free one; -1 if neither.
+ */
 static int tgt_find_slot(struct tgt_pmu *tgt, struct perf_event *event)
 {
-	int s;
+	int s, free = -1;
 
-	for (s = 0; s < TGT_NUM_SLOTS; s++)
-		if (tgt_slot_fits(&tgt->slot[s], event))
+	for (s = 0; s < TGT_NUM_SLOTS; s++) {
+		struct tgt_slot *slot = &tgt->slot[s];
+
+		if (!slot->users) {
+			if (free < 0)
+				free = s;
+		} else if (slot->base == event->attr.config1 &&
+			   slot->mask == event->attr.config2) {
 			return s;
-	return -1;
+		}
+	}
+	return free;
 }
 
 static bool tgt_same_range(struct perf_event *a, struct perf_event *b)
@@ -122,14 +127,6 @@ static int tgt_validate_group(struct uncore_cspmu *c, struct perf_event *event)
 	return tgt_group_ranges(event) > TGT_NUM_SLOTS ? -EINVAL : 0;
 }
 
-/* A slot is free, or already holds @event's range. */
-static int tgt_admit(struct uncore_cspmu *c, struct perf_event *event)
-{
-	if (!(event->attr.config & TGT_ADDR_EN))
-		return 0;
-	return tgt_find_slot(c->priv, event) < 0 ? -EINVAL : 0;
-}
-
 /* Program slot @s with its range, writing only the words that change. */
 static void tgt_slot_program(struct tgt_pmu *tgt, int s)
 {
@@ -159,50 +156,53 @@ static void tgt_slot_release(struct tgt_pmu *tgt, int s)
 	tgt->slot[s].enabled = false;
 }
 
-static void tgt_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
-			      unsigned int phys)
+/*
+ * At pmu->add: an address-filtered event takes its range's slot, the
+ * first user programming it, and holds it until pmu->del (the slot's
+ * number in hw.extra_reg.idx), so a slot cannot go to another range
+ * between the event's add and its start.
+ */
+static int tgt_claim(struct uncore_cspmu *c, struct perf_event *event)
 {
 	struct tgt_pmu *tgt = c->priv;
-	u64 config = event->attr.config;
-	u32 filt = FIELD_GET(TGT_RP, config);
-	int s;
-
-	if (config & TGT_ADDR_EN) {
-		/* pmu->add checked that a slot is there. */
-		s = tgt_find_slot(tgt, event);
-		if (WARN_ON_ONCE(s < 0)) {
-			uncore_cspmu_write_cfg(c, CSPMU_PMEVFILT2R(phys), 0);
-			return;
-		}
-		if (!tgt->slot[s].users++) {
-			tgt->slot[s].base = event->attr.config1;
-			tgt->slot[s].mask = event->attr.config2;
-			tgt_slot_program(tgt, s);
-		}
-		filt |= TGT_FILT2_SLOT(s);
-	} else if (!filt) {
-		filt = TGT_FILT2_RP;
-	}
-	uncore_cspmu_write_cfg(c, CSPMU_PMEVFILT2R(phys), filt);
-}
-
-static void tgt_reset_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
-				unsigned int phys)
-{
-	struct tgt_pmu *tgt = c->priv;
+	struct tgt_slot *slot;
 	int s;
 
 	if (!(event->attr.config & TGT_ADDR_EN))
-		return;
-	for (s = 0; s < TGT_NUM_SLOTS; s++) {
-		struct tgt_slot *slot = &tgt->slot[s];
-
-		if (!slot->users || !tgt_slot_fits(slot, event))
-			continue;
-		if (!--slot->users)
-			tgt_slot_release(tgt, s);
-		return;
+		return 0;
+	s = tgt_find_slot(tgt, event);
+	if (s < 0)
+		return -EINVAL;
+	slot = &tgt->slot[s];
+	if (!slot->users++) {
+		slot->base = event->attr.config1;
+		slot->mask = event->attr.config2;
+		tgt_slot_program(tgt, s);
 	}
+	event->hw.extra_reg.idx = s;
+	return 0;
+}
+
+static void tgt_unclaim(struct uncore_cspmu *c, struct perf_event *event)
+{
+	struct tgt_pmu *tgt = c->priv;
+	int s = event->hw.extra_reg.idx;
+
+	if ((event->attr.config & TGT_ADDR_EN) && !--tgt->slot[s].users)
+		tgt_slot_release(tgt, s);
+}
+
+static void tgt_set_ev_filter(struct uncore_cspmu *c, struct perf_event *event,
+			      unsigned int phys)
+{
+	u64 config = event->attr.config;
+	u32 filt = FIELD_GET(TGT_RP, config);
+
+	if (config & TGT_ADDR_EN)
+		filt |= TGT_FILT2_SLOT(event->hw.extra_reg.idx);
+	else if (!filt)
+		filt = TGT_FILT2_RP;
+	uncore_cspmu_write_cfg(c, CSPMU_PMEVFILT2R(phys), filt);
 }
 
 /* Start from what the slots hold; no slot has a user yet. */
@@ -289,8 +289,8 @@ static struct attribute *tgt_pmu_events[] = {
 static const struct uncore_cspmu_impl tgt_pmu_impl[] = {
 	{
 		.prodid		= NV_T410_PCIE_TGT_PRODID,
-		.name		= "nvidia_pcie_tgt_pmu_%u_rc_%u",
-		.rc_name	= true,
+		.name		= "nvidia_pcie_tgt_pmu",
+		.naming		= UNCORE_CSPMU_BY_SOCKET_RC,
 		.formats	= tgt_pmu_formats,
 		.events		= tgt_pmu_events,
 		.flags		= UNCORE_PMU_SHOW_ASSOC | UNCORE_PMU_FIXED_EVENTS,
@@ -298,12 +298,11 @@ static const struct uncore_cspmu_impl tgt_pmu_impl[] = {
 		.is_cycle	= tgt_is_cycle,
 		.set_ev_filter	= tgt_set_ev_filter,
 		.set_cc_filter	= tgt_set_cc_filter,
-		.reset_ev_filter = tgt_reset_ev_filter,
 		.validate_group	= tgt_validate_group,
-		.admit		= tgt_admit,
+		.claim		= tgt_claim,
+		.unclaim	= tgt_unclaim,
 		.init		= tgt_init,
 	},
-	{ }
 };
 
 module_uncore_cspmu_backend(tgt_pmu_impl);

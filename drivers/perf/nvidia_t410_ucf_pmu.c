@@ -74,14 +74,13 @@ static struct attribute *ucf_pmu_events[] = {
 static const struct uncore_cspmu_impl ucf_pmu_impl[] = {
 	{
 		.prodid		= NV_T410_UCF_PRODID,
-		.name		= "nvidia_ucf_pmu_%u",
+		.name		= "nvidia_ucf_pmu",
 		.formats	= ucf_pmu_formats,
 		.events		= ucf_pmu_events,
 		.flags		= UNCORE_PMU_SHOW_ASSOC,
 		.set_ev_filter	= ucf_set_ev_filter,
 		.set_cc_filter	= ucf_set_cc_filter,
 	},
-	{ }
 };
 
 module_uncore_cspmu_backend(ucf_pmu_impl);

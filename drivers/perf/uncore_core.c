@@ -746,6 +746,8 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 	uncore_pmu_stop(event, PERF_EF_UPDATE);
 	list_del_init(&event->active_entry);
 	if (hwc->idx >= 0) {
+		if (upmu->desc->ops->put_counter)
+			upmu->desc->ops->put_counter(upmu, event);
 		upmu->events[hwc->idx] = NULL;
 		clear_bit(hwc->idx, upmu->used);
 	}
@@ -933,7 +935,8 @@ int uncore_pmu_init(struct uncore_pmu *upmu, struct device *dev,
 		      desc->num_counters > UNCORE_PMU_MAX_COUNTERS ||
 		      groups > UNCORE_PMU_MAX_EXTRA_GROUPS ||
 		      (free_running && (desc->num_counters || desc->ops->start ||
-					desc->ops->stop || desc->ops->get_counter)),
+					desc->ops->stop || desc->ops->get_counter ||
+					desc->ops->put_counter)),
 		      "%s: malformed uncore_pmu_desc\n", dev_name(dev)))
 		return -EINVAL;
 

@@ -88,7 +88,11 @@ static void cspmu_write_counter(struct uncore_cspmu *c, unsigned int phys, u64 v
 	}
 }
 
-static int cspmu_read(struct perf_event *event, u64 *val)
+/*
+ * pmu->read: the counter's value; a stopped counter's is also kept for
+ * its next start (cspmu_start() then needs no preload).
+ */
+static int cspmu_read_and_hold(struct perf_event *event, u64 *val)
 {
 	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
 	int idx = event->hw.idx, ret;
@@ -257,13 +261,21 @@ static int cspmu_get_counter(struct uncore_pmu *upmu, struct perf_event *event)
 		idx = find_next_zero_bit(upmu->used, n, c->cycle_idx + 1);
 	if (idx >= n)
 		return -EAGAIN;
-	if (c->impl->admit) {
-		ret = c->impl->admit(c, event);
+	if (c->impl->claim) {
+		ret = c->impl->claim(c, event);
 		if (ret)
 			return ret;
 	}
 	set_bit(idx, upmu->used);
 	return idx;
+}
+
+static void cspmu_put_counter(struct uncore_pmu *upmu, struct perf_event *event)
+{
+	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
+
+	if (!uncore_cspmu_on_cycle(c, event) && c->impl->unclaim)
+		c->impl->unclaim(c, event);
 }
 
 /* Would the group of @event fit the counters, one cycle counter included? */
@@ -349,9 +361,10 @@ static void cspmu_thaw(struct uncore_pmu *upmu)
 static const struct uncore_pmu_ops cspmu_ops = {
 	.validate_group	= cspmu_validate_group,
 	.get_counter	= cspmu_get_counter,
+	.put_counter	= cspmu_put_counter,
 	.start		= cspmu_start,
 	.stop		= cspmu_stop,
-	.read		= cspmu_read,
+	.read		= cspmu_read_and_hold,
 	.enable		= cspmu_enable,
 	.disable	= cspmu_disable,
 	.freeze		= cspmu_freeze,
@@ -520,17 +533,18 @@ static void cspmu_discover(struct uncore_cspmu *c)
 static int cspmu_acpi_setup(struct uncore_cspmu *c)
 {
 	struct device *dev = c->upmu.dev;
+	bool rc_name = c->impl->naming == UNCORE_CSPMU_BY_SOCKET_RC;
 	struct acpi_device *adev = NULL;
 	int ret = 0;
 
-	if (c->impl->rc_name || c->impl->init) {
+	if (rc_name || c->impl->init) {
 		adev = cspmu_apmt_acpi_dev(c->apmt);
 		if (!adev)
 			return dev_err_probe(dev, -ENODEV,
 					     "APMT node %u names no ACPI device\n",
 					     le32_to_cpu(c->apmt->id));
 	}
-	if (c->impl->rc_name &&
+	if (rc_name &&
 	    fwnode_property_read_u32(acpi_fwnode_handle(adev), "instance_id", &c->rc))
 		ret = dev_err_probe(dev, -ENODEV, "%s has no instance_id\n",
 				    dev_name(&adev->dev));
@@ -721,6 +735,47 @@ static void cspmu_remember(struct device *dev, struct cspmu_product *prod)
 	s->prod = prod;
 }
 
+static void cspmu_put_seq(void *data)
+{
+	struct uncore_cspmu *c = data;
+
+	ida_free(c->impl->seq, c->seq_id);
+}
+
+/*
+ * The PMU name: the driver's, then the numbers its naming asks for. A
+ * sequence number is the device's until it goes (or its probe fails), so
+ * a failed probe leaves no gap and a device that comes back gets the
+ * lowest one free.
+ */
+static const char *cspmu_name(struct uncore_cspmu *c)
+{
+	const struct uncore_cspmu_impl *impl = c->impl;
+	struct device *dev = c->upmu.dev;
+	const char *name;
+	int ret;
+
+	switch (impl->naming) {
+	case UNCORE_CSPMU_BY_SEQ:
+		c->seq_id = ida_alloc(impl->seq, GFP_KERNEL);
+		if (c->seq_id < 0)
+			return ERR_PTR(c->seq_id);
+		ret = devm_add_action_or_reset(dev, cspmu_put_seq, c);
+		if (ret)
+			return ERR_PTR(ret);
+		name = devm_kasprintf(dev, GFP_KERNEL, "%s_%d", impl->name, c->seq_id);
+		break;
+	case UNCORE_CSPMU_BY_SOCKET_RC:
+		name = devm_kasprintf(dev, GFP_KERNEL, "%s_%u_rc_%u", impl->name,
+				      c->socket, c->rc);
+		break;
+	default:
+		name = devm_kasprintf(dev, GFP_KERNEL, "%s_%u", impl->name, c->socket);
+		break;
+	}
+	return name ?: ERR_PTR(-ENOMEM);
+}
+
 /* The device's PMU, with the driver's @impl; @owner is held by the caller. */
 static int cspmu_setup(struct platform_device *pdev, struct uncore_cspmu *c,
 		       const struct uncore_cspmu_impl *impl, struct module *owner)
@@ -754,15 +809,11 @@ static int cspmu_setup(struct platform_device *pdev, struct uncore_cspmu *c,
 	if (ret)
 		return ret;
 
-	if (impl->name_seq)
-		name = devm_kasprintf(dev, GFP_KERNEL, impl->name,
-				      atomic_fetch_inc(impl->name_seq));
-	else if (impl->rc_name)
-		name = devm_kasprintf(dev, GFP_KERNEL, impl->name, c->socket, c->rc);
-	else
-		name = devm_kasprintf(dev, GFP_KERNEL, impl->name, c->socket);
+	name = cspmu_name(c);
+	if (IS_ERR(name))
+		return PTR_ERR(name);
 	c->upmu.identifier = devm_kasprintf(dev, GFP_KERNEL, "%x", c->pmiidr);
-	if (!name || !c->upmu.identifier)
+	if (!c->upmu.identifier)
 		return -ENOMEM;
 
 	ret = cspmu_setup_irq(pdev, c);
@@ -875,31 +926,43 @@ static struct platform_driver cspmu_driver = {
 	.id_table = cspmu_id,
 };
 
+/* @impls' entry for product @prodid, or NULL. */
+static const struct uncore_cspmu_impl *
+cspmu_impl_of(const struct uncore_cspmu_impl *impls, unsigned int n, u32 prodid)
+{
+	for (; n; impls++, n--)
+		if (impls->prodid == prodid)
+			return impls;
+	return NULL;
+}
+
 /* A driver's mistake, not the firmware's: loud, once. Under cspmu_lock. */
-static int cspmu_check_backend(const struct uncore_cspmu_impl *impls, const char *modname)
+static int cspmu_check_backend(const struct uncore_cspmu_impl *impls, unsigned int n,
+			       const char *modname)
 {
 	const struct uncore_cspmu_impl *impl;
 	struct cspmu_product *p;
-	unsigned int n;
+	unsigned int mine;
 
-	for (impl = impls; impl->name; impl++) {
-		if (WARN_ONCE(!impl->formats || !impl->events,
-			      "%s: uncore_cspmu_impl %s without formats or events\n",
-			      modname, impl->name))
+	for (impl = impls; impl < impls + n; impl++) {
+		if (WARN_ONCE(!impl->name || !impl->formats || !impl->events ||
+			      impl->naming > UNCORE_CSPMU_BY_SEQ ||
+			      (impl->naming == UNCORE_CSPMU_BY_SEQ && !impl->seq),
+			      "%s: malformed uncore_cspmu_impl of product %#x\n",
+			      modname, impl->prodid))
 			return -EINVAL;
-		n = 0;
+		mine = 0;
 		for (p = cspmu_products; p < cspmu_products + ARRAY_SIZE(cspmu_products); p++)
-			n += p->prodid == impl->prodid && !strcmp(p->module, modname);
-		if (WARN_ONCE(n != 1, "%s: product %#x is not its own in the engine's table\n",
+			mine += p->prodid == impl->prodid && !strcmp(p->module, modname);
+		if (WARN_ONCE(mine != 1, "%s: product %#x is not its own in the engine's table\n",
 			      modname, impl->prodid))
 			return -EINVAL;
 	}
 	for (p = cspmu_products; p < cspmu_products + ARRAY_SIZE(cspmu_products); p++) {
 		if (strcmp(p->module, modname))
 			continue;
-		for (impl = impls; impl->name && impl->prodid != p->prodid; impl++)
-			;
-		if (WARN_ONCE(!impl->name, "%s: no uncore_cspmu_impl for its product %#x\n",
+		if (WARN_ONCE(!cspmu_impl_of(impls, n, p->prodid),
+			      "%s: no uncore_cspmu_impl for its product %#x\n",
 			      modname, p->prodid))
 			return -EINVAL;
 		if (p->impl)
@@ -934,7 +997,8 @@ static int cspmu_attach_one(struct device *dev, void *backend)
 /**
  * uncore_cspmu_backend_register - a CSPMU driver module's products come
  * @impls:   the module's entries, one per product of the engine's table
- *           that names @modname, ended by an entry without name
+ *           that names @modname
+ * @n:       how many
  * @owner:   the module
  * @modname: its name, as the engine's table has it
  *
@@ -945,20 +1009,18 @@ static int cspmu_attach_one(struct device *dev, void *backend)
  * table, or -EBUSY if the products are registered already.
  */
 int uncore_cspmu_backend_register(const struct uncore_cspmu_impl *impls,
-				  struct module *owner, const char *modname)
+				  unsigned int n, struct module *owner,
+				  const char *modname)
 {
-	const struct uncore_cspmu_impl *impl;
 	struct cspmu_product *p;
 	int ret;
 
 	mutex_lock(&cspmu_lock);
-	ret = cspmu_check_backend(impls, modname);
+	ret = cspmu_check_backend(impls, n, modname);
 	for (p = cspmu_products; !ret && p < cspmu_products + ARRAY_SIZE(cspmu_products); p++) {
 		if (strcmp(p->module, modname))
 			continue;
-		for (impl = impls; impl->prodid != p->prodid; impl++)
-			;
-		p->impl = impl;
+		p->impl = cspmu_impl_of(impls, n, p->prodid);
 		p->backend = impls;
 		p->owner = owner;
 		p->requested = false;

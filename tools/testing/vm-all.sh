@@ -6,12 +6,14 @@
 # guest on Debian's 6.1 (or the newest, where a firmware asks) with each
 # firmware (tools/testing/tests/firmware/*),
 # run by UNCORE_VM_JOBS workers at once (default 2: a TCG guest keeps about
-# one host CPU busy). Each worker builds in a directory of its own
-# (worker-<n> under the cache); each boot's output is kept and printed
+# one host CPU busy). Each worker has a directory of its own (worker-<n>
+# under the cache) and the modules of an architecture and series are
+# built once for all (shared/); each boot's output is kept and printed
 # whole, in job order, once it is done. The default suite on 6.1 is make vm-test's
 # default, not make check's: the other firmware keep 6.1 booted in make check,
-# and every check of the default suite runs on the newest kernel (the
-# CPU 0 hotplug ones on arm64, where CPU 0 can go offline).
+# and every check of the default suite runs once on the newest kernel: the
+# arch-neutral ones in the x86 boot, the others in the arm64 boot (the
+# architecture the drivers ship for, where CPU 0 can go offline).
 #
 # Usage: vm-all.sh [--kernel-tree DIR --timeout-scale N]
 #   UNCORE_TAP_STATE: counts of every boot are added to this file.
@@ -35,23 +37,37 @@ VMARGS=()
 # Kept per clone in the cache, so a later run builds incrementally.
 BUILDROOT=${UNCORE_CACHE:-/var/cache/uncore-pmu}/vm-build/$(echo "$REPO" | md5sum | cut -c1-12)
 BUILDPFX=$BUILDROOT/worker-
+# One build of the modules per architecture and series, for every worker
+# (vm-test.sh): a second worker's boot of the same kernel waits for the
+# first one's build instead of doing it again (two minutes of CPU for
+# arm64, beside everything else).
+export UNCORE_VM_SHARED_SRC=$BUILDROOT/shared
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel-tree|--timeout-scale)
 		[ $# -ge 2 ] || { echo "vm-all.sh: $1 needs a value" >&2; exit 2; }
 		VMARGS+=("$1" "$2")
 		BUILDPFX=$BUILDROOT/debug-
+		UNCORE_VM_SHARED_SRC=$BUILDROOT/debug-shared
 		shift 2 ;;
 	*)	echo "vm-all.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-# vm_time JOB SECONDS: how long a boot (or the preparation) took, for
-# all.sh's table (UNCORE_TIMING); one short line written at once, so two
-# workers' lines do not mix
+# vm_time JOB SECONDS [CPUFILE]: how long a boot (or the preparation)
+# took, for all.sh's table (UNCORE_TIMING), with the CPU seconds of the
+# calling shell's waited-for children if CPUFILE is given (scratch for
+# bash's times, which must run in that shell); one short line written at
+# once, so two workers' lines do not mix
 vm_time() {
-	[ -z "${UNCORE_TIMING:-}" ] || printf '%d\tboot: %s\n' "$2" "$1" >>"$UNCORE_TIMING"
+	local cpu=
+
+	[ -n "${UNCORE_TIMING:-}" ] || return 0
+	[ -z "${3:-}" ] || cpu=$(awk 'NR == 2 { for (i = 1; i <= NF; i++) {
+		split($i, p, "m"); t += p[1] * 60 + p[2] } }
+		END { printf "\t%d", t }' "$3")
+	printf '%d\tboot: %s%s\n' "$2" "$1" "$cpu" >>"$UNCORE_TIMING"
 }
 
 # Longest first, so the workers end close together: "ARCH FIRMWARE SERIES".
@@ -103,11 +119,12 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 	done
 fi
 
-vm_time "preparing the guests (kernels, roots)" $((SECONDS - t0))
+times >"$TMP/cpu"
+vm_time "preparing the guests (kernels, roots)" $((SECONDS - t0)) "$TMP/cpu"
 
 # run_job N "ARCH FIRMWARE SERIES": one boot, in a free worker slot
 run_job() {
-	local n=$1 arch firmware series slot fd neutral all_pmu
+	local n=$1 arch firmware series slot fd split all_pmu
 
 	read -r arch firmware series <<<"$2"
 	local t0=$SECONDS
@@ -135,21 +152,30 @@ run_job() {
 			"$HERE/operator/run.sh" --no-summary >"$TMP/out$n" 2>&1
 		echo "vm-all: operator guest done ($(grep -c '^ok' "$TMP/out$n") ok," \
 		     "$(grep -c '^not ok' "$TMP/out$n") not ok)" >&2
-		vm_time "$arch $firmware $series" $((SECONDS - t0))
+		times >"$TMP/cpu$n"
+		vm_time "$arch $firmware $series" $((SECONDS - t0)) "$TMP/cpu$n"
 		return
 	fi
-	# The arm64 default boot leaves the arch-neutral tests to the x86 one
-	# (vm-test.sh): 4 to 5 minutes of the longest worker.
-	neutral=
-	[ "$arch $firmware" != "arm64 default" ] || [ -n "$VMARGS_S" ] || neutral=1
+	# The default suite runs once, split between the two default boots
+	# of the newest kernel (vm-test.sh, UNCORE_VM_SPLIT): the
+	# arch-neutral tests on x86, the others on arm64. Both ran
+	# everything before: 9 minutes of a worker, one boot's tests twice.
+	split=
+	if [ "$firmware" = default ] && [ -z "$VMARGS_S" ]; then
+		case $arch in
+		arm64)	split=arch ;;
+		*)	split=neutral ;;
+		esac
+	fi
 	# shellcheck disable=SC2086 # VMARGS_S: the options, one word each
-	UNCORE_VM_NEUTRAL_ELSEWHERE=$neutral UNCORE_PERF_ALL_PMU_TEST=$all_pmu \
+	UNCORE_VM_SPLIT=$split UNCORE_PERF_ALL_PMU_TEST=$all_pmu \
 	UNCORE_VM_BUILD="$BUILDPFX$slot" UNCORE_TAP_STATE="$TMP/state$n" \
 		"$HERE/vm-test.sh" --no-summary --arch "$arch" --firmware "$firmware" \
 		--kernel "$series" $VMARGS_S >"$TMP/out$n" 2>&1
 	echo "vm-all: $arch/$firmware/$series done ($(grep -c '^ok' "$TMP/out$n") ok," \
 	     "$(grep -c '^not ok' "$TMP/out$n") not ok)" >&2
-	vm_time "$arch $firmware $series" $((SECONDS - t0))
+	times >"$TMP/cpu$n"
+	vm_time "$arch $firmware $series" $((SECONDS - t0)) "$TMP/cpu$n"
 }
 export -f vm_time
 export -f run_job
@@ -170,5 +196,6 @@ for i in "${!jobs[@]}"; do
 	fail=$((fail + ${st#* }))
 done
 [ -z "${UNCORE_TAP_STATE:-}" ] || state_add "$UNCORE_TAP_STATE" "$pass" "$fail"
-vm_time "all, wall clock ($JOBS at once)" $((SECONDS - START))
+times >"$TMP/cpu"
+vm_time "all, wall clock ($JOBS at once)" $((SECONDS - START)) "$TMP/cpu"
 [ "$fail" -eq 0 ]

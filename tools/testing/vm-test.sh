@@ -34,6 +34,12 @@
 # lacks one; Debian's kernels have them all.
 # UNCORE_TAP_STATE and --no-summary are handed to the VM runner, so make
 # check can add these results to the static checks' totals.
+# UNCORE_VM_SHARED_SRC=DIR: the copy of the sources and its module build
+# live under DIR (per architecture and series) instead of the build
+# directory, shared by every boot that sets it: vm-all.sh's workers build
+# an architecture and series once, one worker at a time (a lock), and
+# each boot takes its modules and tables from there. Not with coverage
+# (its counts are per boot).
 # UNCORE_COVERAGE_DIR=DIR (make coverage; --kernel-tree of a kernel with
 # CONFIG_GCOV_KERNEL only): the modules are built with gcov profiling, the
 # boot ends with tests/coverage/ (which unloads every module still loaded,
@@ -129,6 +135,11 @@ arm64)	[ -z "$ktree" ] ||
 *)	echo "vm-test.sh: unknown architecture $arch" >&2; exit 2 ;;
 esac
 [ "$series" = 6.1 ] || BUILD=$BUILD/$series
+# where the sources are copied and built (UNCORE_VM_SHARED_SRC)
+SRCB=$BUILD
+if [ -n "${UNCORE_VM_SHARED_SRC:-}" ] && [ -z "$covdir" ]; then
+	SRCB=$UNCORE_VM_SHARED_SRC/$arch-$series${ktree:+-tree-$(echo "$kdir" | md5sum | cut -c1-8)}
+fi
 
 # The upstream drivers the twins harness builds (tools/testing/twins/), as
 # paths under drivers/perf. The CoreSight PMU engine and its NVIDIA module
@@ -147,22 +158,25 @@ mkdir -p "$BUILD/modules" "$BUILD/tests/lib" "$BUILD/fw"
 # every changed file, and an unchanged one is left alone.
 echo "vm-test: building modules against $kdir" >&2
 t_build=$SECONDS
+mkdir -p "$SRCB"
+exec {srclock}>"$SRCB/.lock"
+flock "$srclock"
 # make check's static checks build in the work tree beside the boots:
 # kbuild's temporary directories (.tmp_<pid>/) are left out, and another
 # file of that build gone by the time rsync reaches it is its status 24.
-mkdir -p "$BUILD/src"
+mkdir -p "$SRCB/src"
 st=0
 git -C "$REPO" ls-files -co --exclude-standard -z | grep -zv '^\.tmp_' |
-	rsync -rlp --checksum --delete --from0 --files-from=- "$REPO/" "$BUILD/src/" ||
+	rsync -rlp --checksum --delete --from0 --files-from=- "$REPO/" "$SRCB/src/" ||
 	st=$?
 [ "$st" -eq 0 ] || [ "$st" -eq 24 ] || exit "$st"
 # The upstream twins (tools/testing/twins/README.md), from the tree's own
 # linux-source, linked into the private copy only: on kernels that carry
 # them all (the newest series).
 twins=()
-rm -rf "$BUILD/src/tools/testing/twins/upstream"
+rm -rf "$SRCB/src/tools/testing/twins/upstream"
 if [ -f "$kdir/source/drivers/perf/nvidia_t410_c2c_pmu.c" ]; then
-	mkdir -p "$BUILD/src/tools/testing/twins/upstream"
+	mkdir -p "$SRCB/src/tools/testing/twins/upstream"
 	for f in $TWIN_FILES; do
 		# sources become twin_<name>.c; headers keep their name, for
 		# the sources' own #include "..."
@@ -171,22 +185,23 @@ if [ -f "$kdir/source/drivers/perf/nvidia_t410_c2c_pmu.c" ]; then
 		*)	to=${f##*/} ;;
 		esac
 		ln -s "$kdir/source/drivers/perf/$f" \
-			"$BUILD/src/tools/testing/twins/upstream/$to"
+			"$SRCB/src/tools/testing/twins/upstream/$to"
 	done
 	twins=(UNCORE_TWINS=1)
 fi
 # counts of an earlier boot in this build directory must not mix in
-find "$BUILD/src" -name '*.gcda' -delete
-make -C "$BUILD/src" KDIR="$kdir" ${kmake[@]+"${kmake[@]}"} COMPILE_TEST=1 \
-	${twins[@]+"${twins[@]}"} ${gcov[@]+"${gcov[@]}"} modules > "$BUILD/modules.log" 2>&1 || {
-	cat "$BUILD/modules.log" >&2
+find "$SRCB/src" -name '*.gcda' -delete
+make -C "$SRCB/src" KDIR="$kdir" ${kmake[@]+"${kmake[@]}"} COMPILE_TEST=1 \
+	${twins[@]+"${twins[@]}"} ${gcov[@]+"${gcov[@]}"} modules > "$SRCB/modules.log" 2>&1 || {
+	cat "$SRCB/modules.log" >&2
 	exit 1
 }
-find "$BUILD/src/drivers" "$BUILD/src/tools/testing/sim" "$BUILD/src/tools/testing/twins" \
+find "$SRCB/src/drivers" "$SRCB/src/tools/testing/sim" "$SRCB/src/tools/testing/twins" \
 	-name '*.ko' -exec cp {} "$BUILD/modules/" \;
 
 t_build=$((SECONDS - t_build)) t_image=$SECONDS
-"$BUILD/src/tools/testing/sim/gen.sh" "$firmware" "$BUILD/fw" >&2
+"$SRCB/src/tools/testing/sim/gen.sh" "$firmware" "$BUILD/fw" >&2
+exec {srclock}>&-
 tables=()
 for t in "$BUILD/fw"/*.aml "$BUILD/fw"/*.dat; do
 	[ -f "$t" ] && tables+=(--acpitable "$t")
@@ -257,20 +272,29 @@ else
 			     "which $kdir/.config lacks"
 			continue
 		fi
-		# "# arch-neutral: WHY": what the test checks is the same on
-		# either guest; make check runs it in its x86 default boot only
-		# and sets UNCORE_VM_NEUTRAL_ELSEWHERE=1 for the arm64 one
-		if [ -n "${UNCORE_VM_NEUTRAL_ELSEWHERE:-}" ] &&
-		   head -n 10 "$t" | grep -q '^# arch-neutral:'; then
-			echo "# vm-test: left out ${t##*/}: arch-neutral, run in the" \
-			     "x86 default boot"
-			continue
-		fi
 		# NN-<what>-bench.sh (87-exporter-bench.sh): make bench's
 		# only, minutes of measurement with nothing for make check
 		case ${t##*/} in
 		*-*-bench.sh) [ $bench = 1 ] || continue ;;
 		esac
+		# "# arch-neutral: WHY": what the test checks is the same on
+		# either guest. make check runs the default suite once, split
+		# between its two default boots (UNCORE_VM_SPLIT): the
+		# arch-neutral tests in the x86 one (UNCORE_VM_SPLIT=neutral),
+		# the others in the arm64 one (=arch), the architecture the
+		# drivers ship for, where CPU 0 can go offline and the twins
+		# of the CoreSight PMUs build.
+		neutral=0
+		head -n 10 "$t" | grep -q '^# arch-neutral:' && neutral=1
+		if [ "${UNCORE_VM_SPLIT:-}" = arch ] && [ $neutral = 1 ]; then
+			echo "# vm-test: left out ${t##*/}: arch-neutral, run in the" \
+			     "x86 default boot"
+			continue
+		fi
+		if [ "${UNCORE_VM_SPLIT:-}" = neutral ] && [ $neutral = 0 ]; then
+			echo "# vm-test: left out ${t##*/}: run in the arm64 default boot"
+			continue
+		fi
 		cp "$t" "$BUILD/tests/"
 	done
 	# The twins tests, where the twins were built. In a test's head (the
@@ -286,6 +310,10 @@ else
 		case ${t##*/} in
 		*-bench*.sh) [ $bench = 1 ] || continue ;;
 		esac
+		if [ "${UNCORE_VM_SPLIT:-}" = neutral ]; then
+			echo "# vm-test: left out ${t##*/}: run in the arm64 default boot"
+			continue
+		fi
 		if [ ${#twins[@]} -eq 0 ]; then
 			echo "# vm-test: left out ${t##*/}: $kdir/source has no" \
 			     "upstream twins (the newest series of check/kernels.conf has)"

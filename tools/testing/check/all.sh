@@ -82,5 +82,6 @@ if [ ! -s "$TMP/vm.state" ]; then
 	echo "not ok - vm: the boots reported nothing"
 	state_add "$STATE" 0 1
 fi
-"$HERE/timing.sh" "$UNCORE_TIMING" $((SECONDS - START))
+tap_cpu cpu "$TMP/cpu"
+"$HERE/timing.sh" "$UNCORE_TIMING" $((SECONDS - START)) "$cpu"
 exec "$HERE/summary.sh" "$STATE"

@@ -387,6 +387,7 @@ unknown()
 
 for c in $CHECKS; do
 	t0=$SECONDS
+	tap_cpu c0 "$TMP/cpu"
 	# only a build or sparse check leaves a build kbuild() knows about
 	case $c in build-*|sparse-*) ;; *) KBUILT= ;; esac
 	case $c in
@@ -441,7 +442,8 @@ for c in $CHECKS; do
 				"$TMP/mut" ;;
 	*)			unknown "$c" ;;
 	esac
-	tap_time "static: $c" $((SECONDS - t0))
+	tap_cpu c1 "$TMP/cpu"
+	tap_time "static: $c" $((SECONDS - t0)) $((c1 - c0))
 done
 
 if [ $summary -eq 1 ]; then

@@ -54,11 +54,25 @@ tap_result()
 	fi
 }
 
-# tap_time WHAT SECONDS: note how long WHAT took in $UNCORE_TIMING, if set
-# (one "SECONDS<tab>WHAT" line each; timing.sh prints the table)
+# tap_time WHAT SECONDS [CPU]: note how long WHAT took in $UNCORE_TIMING,
+# if set (one "SECONDS<tab>WHAT[<tab>CPU]" line each; timing.sh prints the
+# table), and the CPU seconds it used, if known (tap_cpu)
 tap_time()
 {
-	[ -z "${UNCORE_TIMING:-}" ] || printf '%d\t%s\n' "$2" "$1" >>"$UNCORE_TIMING"
+	[ -z "${UNCORE_TIMING:-}" ] ||
+		printf '%d\t%s%s\n' "$2" "$1" "${3:+	$3}" >>"$UNCORE_TIMING"
+}
+
+# tap_cpu VAR FILE: set VAR to the CPU seconds, user and system, this
+# shell and the children it waited for have used so far (bash's times,
+# which in a pipe or $(...) would report a fresh subshell's; FILE is
+# scratch)
+tap_cpu()
+{
+	times >"$2"
+	printf -v "$1" '%s' "$(awk '{ for (i = 1; i <= NF; i++) {
+		split($i, p, "m"); t += p[1] * 60 + p[2] } }
+		END { printf "%d\n", t }' "$2")"
 }
 
 # tap_summary: the closing line; returns non-zero if anything failed

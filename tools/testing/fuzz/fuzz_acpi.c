@@ -254,7 +254,8 @@ void uncore_cspmu_write_cfg(struct uncore_cspmu *c, u32 off, u32 val)
 }
 
 int uncore_cspmu_backend_register(const struct uncore_cspmu_impl *impls,
-				  struct module *owner, const char *modname)
+				  unsigned int n, struct module *owner,
+				  const char *modname)
 {
 	fuzz_fail("the engine's registration is not under test here");
 	return -ENODEV;

@@ -68,6 +68,7 @@ typedef unsigned long kernel_ulong_t;
 #define U64_MAX			((u64)~0ULL)
 #define SZ_4K			0x1000
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define __must_be_array(a)	0
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define BITS_TO_LONGS(n)	DIV_ROUND_UP(n, BITS_PER_LONG)
 #define min(x, y)		((x) < (y) ? (x) : (y))
@@ -472,10 +473,15 @@ struct perf_event_attr {
 	u64 sample_period;
 };
 
+struct hw_perf_event_extra {
+	int idx;
+};
+
 struct hw_perf_event {
 	u64 config;
 	unsigned long event_base;
 	int idx;
+	struct hw_perf_event_extra extra_reg;
 	int state;
 	local64_t prev_count;
 };

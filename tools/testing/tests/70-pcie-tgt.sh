@@ -65,6 +65,53 @@ check_tgt_slots_released $P
 check_inject_count "$P/rd_bytes,dst_addr_base=0x7000,dst_addr_mask=0xf000,dst_addr_en=1/" 9 \
 	"event=rd_bytes value=9 addr=0x7001" "event=rd_bytes value=10 addr=0x100040"
 
+# ---- a slot is its range's until the last user goes ----
+# Sessions that overlap: A (range R1) and B (R2) take a slot each; A goes
+# and frees its slot; C (R2 too) comes and shares one slot with B (perf
+# schedules B again beside it); B goes, and the slot stays for C, which
+# counts its range's traffic.
+# tgt_session NAME EVENT: a perf stat session of EVENT in the background,
+# open once /tmp/tgt_NAME exists, ended by touching /tmp/tgt_NAME.go
+tgt_session() {
+	rm -f /tmp/tgt_$1 /tmp/tgt_$1.go
+	perf stat -a -x';' -o /tmp/tgt_$1.out -e "$2" -- sh -c "
+		touch /tmp/tgt_$1
+		while [ ! -f /tmp/tgt_$1.go ]; do sleep 0.1; done" &
+	_i=0
+	while [ ! -f /tmp/tgt_$1 ] && [ $_i -lt 300 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+# slots_on: how many of the 8 slots are enabled (CTRL 1)
+slots_on() {
+	awk '$1 ~ /^filter:0x(d38|d4c|d60|d74|d88|d9c|db0|dc4)$/ && $2 == "0x1" { n++ }
+	     END { print n + 0 }' "$UNCORE_SIM/$P/regs"
+}
+R1=dst_addr_base=0x10000,dst_addr_mask=0xfff00,dst_addr_en=1
+R2=dst_addr_base=0x20000,dst_addr_mask=0xfff00,dst_addr_en=1
+tgt_session a "$P/rd_bytes,$R1/"
+pa=$!
+tgt_session b "$P/rd_bytes,$R2/"
+pb=$!
+check_eq "sessions: A and B, a slot each" 2 "$(slots_on)"
+touch /tmp/tgt_a.go
+wait $pa
+check_eq "sessions: A gone, its slot released" 1 "$(slots_on)"
+tgt_session c "$P/wr_bytes,$R2/"
+pc=$!
+check_eq "sessions: C shares B's range's slot" 1 "$(slots_on)"
+touch /tmp/tgt_b.go
+wait $pb
+check_eq "sessions: B gone, the slot stays for C" 1 "$(slots_on)"
+echo "event=wr_bytes value=77 addr=0x20040" > $I
+echo "event=wr_bytes value=1000 addr=0x10040" > $I
+touch /tmp/tgt_c.go
+wait $pc
+check_eq "sessions: C counts its range's traffic exactly" 77 \
+	"$(awk -F';' -v e="$P/wr_bytes,$R2/" '$3 == e { print $1 }' /tmp/tgt_c.out)"
+check_tgt_slots_released $P
+
 # ---- refused input ----
 T=$(pmu_type $P)
 check_eq "errno: event 5" "errno 22 EINVAL" "$($PERF_OPEN "$T" 5)"

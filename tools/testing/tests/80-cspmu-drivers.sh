@@ -106,17 +106,22 @@ EOF
 chmod +x /tmp/cspmu-modprobe
 MODPROBE=$(cat /proc/sys/kernel/modprobe)
 
-# on_demand DESC: every device offered to the engine again, with the
-# stand-in as kernel.modprobe: the modules the kernel asked for, once each
+# on_demand DESC [CMD...]: with the stand-in as kernel.modprobe, CMD (if
+# any), then every device offered to the engine again: the modules the
+# kernel asked for, once each
 on_demand() {
+	local desc=$1
+
+	shift
 	: >/tmp/cspmu-requests
 	echo /tmp/cspmu-modprobe >/proc/sys/kernel/modprobe
+	[ $# -eq 0 ] || check_cmd "$desc: $*" "$@"
 	for d in $DEVS/arm-cs-arch-pmu.*; do
 		echo "${d##*/}" >/sys/bus/platform/drivers_probe
 	done
 	wait_bound 26
 	echo "$MODPROBE" >/proc/sys/kernel/modprobe
-	check_eq "$1: the kernel asked for each Tegra410 module once, for no other" \
+	check_eq "$desc: the kernel asked for each Tegra410 module once, for no other" \
 		"$(echo $T410 | tr ' ' '\n' | sort | xargs)" "$(sort /tmp/cspmu-requests | xargs)"
 }
 
@@ -187,9 +192,11 @@ check_bindings "loaded by hand for the waiting devices" 2 12 12
 
 # The engine alone: every module after uncore_pmu goes, then uncore_cspmu
 # and the simulator come back, the devices are offered, and the kernel
-# loads what they need. (Here the engine's own first probe came before
-# the simulator, so it read no product; on hardware that first probe is
-# the one that asks.)
+# loads what they need. (With the APMT in the firmware, x86 here, the
+# engine's own first probe came before the simulator, so it read no
+# product and the offer is what asks; with the APMT handed over by the
+# simulator, arm64 here, the devices come with it and their first probe
+# asks, as on hardware.)
 after=""
 for m in $MODULES; do
 	[ "$m" = uncore_pmu ] || after="$after $m"
@@ -204,8 +211,8 @@ done
 check_eq "only uncore_pmu left" "uncore_pmu" \
 	"$(awk '{ print $1 }' /proc/modules | grep -E '^(uncore_|nvidia_|marvell_)' | xargs)"
 check_cmd "insmod uncore_cspmu" insmod $MODDIR/uncore_cspmu.ko $(cmdline_args uncore_cspmu)
-check_cmd "insmod uncore_sim" insmod $MODDIR/uncore_sim.ko $(cmdline_args uncore_sim)
-on_demand "the engine alone, offered"
+# shellcheck disable=SC2046 # the module's arguments, one word each
+on_demand "the engine alone" insmod $MODDIR/uncore_sim.ko $(cmdline_args uncore_sim)
 check_bindings "the engine alone: loaded on demand" 2 12 12
 check_eq "the engine alone: Grace and generic modules not loaded" "" \
 	"$(awk '{ print $1 }' /proc/modules | grep -E '^nvidia_(t241|generic)_pmu$')"
