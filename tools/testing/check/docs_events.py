@@ -76,6 +76,13 @@ class Driver:
         for m in re.finditer(r'"((?:nvidia|mrvl)_[a-z0-9_%]+)"', src):
             pat = m.group(1).replace('%u', r'\d+').replace('%llx', '[0-9a-f]+')
             self.names.add(pat)
+        # a CoreSight PMU driver's impl gives the name before its numbers,
+        # the engine adds them as .naming says (enum uncore_cspmu_naming)
+        for blk in re.findall(r'\{([^{}]*\.name\s*=[^{}]*\.formats[^{}]*)\}', src):
+            m = re.search(r'\.name\s*=\s*"((?:nvidia|mrvl)_[a-z0-9_]+)"', blk)
+            if m:
+                rc = 'UNCORE_CSPMU_BY_SOCKET_RC' in blk
+                self.names.add(m.group(1) + (r'_\d+_rc_\d+' if rc else r'_\d+'))
 
     def array(self, src, name):
         """The initializer of array @name in @src; all of @src without a name."""

@@ -251,6 +251,13 @@ def samples(fmt):
 	return [fmt.replace('%u', '{}').format(*v) for v in vals]
 
 
+def cspmu_name(blk):
+	"""The name format of a CoreSight PMU impl: its name, then the numbers
+	the engine adds as its .naming says (enum uncore_cspmu_naming)."""
+	name = re.search(r'\.name\s*=\s*"([^"]+)"', blk).group(1)
+	return name + ('_%u_rc_%u' if 'UNCORE_CSPMU_BY_SOCKET_RC' in blk else '_%u')
+
+
 def array_of(text, name):
 	m = re.search(r'\*' + name + r'\[\]\s*=\s*\{(.*?)\};', text, re.S)
 	return m.group(1) if m else ''
@@ -263,7 +270,7 @@ for f, key in (('nvidia_t410_ucf_pmu.c', 'UCF'), ('nvidia_t410_pcie_pmu.c', 'PCI
 	t = src('drivers/perf/' + f)
 	d = dict(common, **defines_of(t))
 	prodid = re.search(r'\.prodid\s*=\s*(\w+)', t).group(1)
-	fmt = re.search(r'\.name\s*=\s*"([^"]+)"', t).group(1)
+	fmt = cspmu_name(t)
 	ident = '%x' % (int(d.get(prodid, prodid), 0) | NVIDIA_JEP106)
 	fam[key] = (samples(fmt), ident, events_of(t, d))
 # Grace: one impl table, one events array per PMU kind
@@ -274,7 +281,7 @@ GRACE = {'NV_T241_SCF_PRODID': 'SCF', 'NV_T241_PCIE_PRODID': 'GPCIE',
 	 'NV_T241_CNVLINK_PRODID': 'CNVLINK'}
 for blk in re.findall(r'\{([^{}]*\.prodid[^{}]*)\}', t):
 	prodid = re.search(r'\.prodid\s*=\s*(\w+)', blk).group(1)
-	fmt = re.search(r'\.name\s*=\s*"([^"]+)"', blk).group(1)
+	fmt = cspmu_name(blk)
 	arr = re.search(r'\.events\s*=\s*(\w+)', blk).group(1)
 	ident = '%x' % (int(d.get(prodid, prodid), 0) | NVIDIA_JEP106)
 	fam[GRACE.get(prodid, prodid)] = (samples(fmt), ident, events_of(array_of(t, arr), d))
