@@ -110,7 +110,6 @@ static void ody_ddr_start(struct perf_event *event)
 
 	uncore_write64(&ddr->regs, DDR_CFG(idx),
 		       ody_ddr_bitmap(event->attr.config) | DDR_CFG_ENABLE);
-	uncore_write64(&ddr->regs, DDR_OP_MODE(idx), DDR_OP_MODE_MANUAL);
 	uncore_write64(&ddr->regs, DDR_START(idx), DDR_START_OP);
 	local64_set(&event->hw.prev_count, 0);
 }
@@ -246,7 +245,7 @@ static int ody_ddr_probe(struct platform_device *pdev)
 	struct device *dev = &pdev->dev;
 	struct ody_ddr_pmu *ddr;
 	const char *name;
-	int ret;
+	int i, ret;
 
 	ddr = devm_kzalloc(dev, sizeof(*ddr), GFP_KERNEL);
 	if (!ddr)
@@ -261,7 +260,13 @@ static int ody_ddr_probe(struct platform_device *pdev)
 		return ret;
 	ddr->upmu.poll_ns = max(poll_period_sec, 1UL) * NSEC_PER_SEC;
 
-	/* Both free-running counters start disabled, whatever firmware left. */
+	/*
+	 * Every programmable counter runs in manual mode (started and ended
+	 * by command), set once here rather than at each start; both
+	 * free-running counters start disabled, whatever firmware left.
+	 */
+	for (i = 0; i < DDR_NUM_COUNTERS; i++)
+		uncore_write64(&ddr->regs, DDR_OP_MODE(i), DDR_OP_MODE_MANUAL);
 	uncore_write64(&ddr->regs, DDR_FREERUN_CTRL, 0);
 
 	name = devm_kasprintf(dev, GFP_KERNEL, "mrvl_ddr_pmu_%llx",

@@ -118,7 +118,7 @@ bench_setup() {
 	# whole kernel.
 	: > $BENCH_T/set_ftrace_filter
 	for m in /sys/module/uncore_pmu /sys/module/uncore_cspmu /sys/module/uncore_sim \
-		 /sys/module/marvell_pem_pmu \
+		 /sys/module/marvell_* \
 		 /sys/module/nvidia_t410_* /sys/module/twin_*; do
 		[ -d "$m" ] && echo ":mod:${m##*/}" >> $BENCH_T/set_ftrace_filter 2>/dev/null
 	done
