@@ -8,31 +8,13 @@
 # event opened enabled or inside a group is refused there.
 
 . "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/odyssey.sh"
 
 D0=mrvl_ddr_pmu_1000200000
 D1=mrvl_ddr_pmu_10002a0000
 T=tad
 
-DDR_EVENTS="ddr_hif_rd_or_wr_access:0x01 ddr_hif_wr_access:0x02
-ddr_hif_rd_access:0x03 ddr_hif_rmw_access:0x04 ddr_hif_pri_rdaccess:0x05
-ddr_rd_bypass_access:0x06 ddr_act_bypass_access:0x07
-ddr_dfi_wr_data_access:0x08 ddr_dfi_rd_data_access:0x09
-ddr_hpri_sched_rd_crit_access:0x0a ddr_lpri_sched_rd_crit_access:0x0b
-ddr_wr_trxn_crit_access:0x0c ddr_cam_active_access:0x0d
-ddr_cam_rd_or_wr_access:0x0e ddr_cam_rd_active_access:0x0f ddr_cam_read:0x10
-ddr_cam_write:0x11 ddr_cam_mwr:0x12 ddr_precharge:0x13
-ddr_precharge_for_rdwr:0x14 ddr_precharge_for_other:0x15
-ddr_rdwr_transitions:0x16 ddr_write_combine:0x17 ddr_war_hazard:0x18
-ddr_raw_hazard:0x19 ddr_waw_hazard:0x1a ddr_enter_selfref:0x1b
-ddr_enter_powerdown:0x1f ddr_enter_mpsm:0x23 ddr_refresh:0x27
-ddr_crit_ref:0x28 ddr_spec_ref:0x29 ddr_load_mode:0x2a ddr_zqcl:0x2b
-ddr_cam_wr_access:0x2c ddr_dfi_cycles:0x2d ddr_retry_fifo_full:0x2e
-ddr_bsm_alloc:0x2f ddr_bsm_starvation:0x30 ddr_win_limit_reached_rd:0x31
-ddr_win_limit_reached_wr:0x32 ddr_dqsosc_mpc:0x33 ddr_dqsosc_mrr:0x34
-ddr_tcr_mrr:0x35 ddr_zqstart:0x36 ddr_zqlatch:0x37
-ddr_dfi_parity_poison:0x38 ddr_wr_crc_error:0x39 ddr_capar_error:0x3a
-ddr_rd_crc_error:0x3b ddr_rd_uc_ecc_error:0x3c ddr_dfi_cmd_is_retry:0x3d
-ddr_ddr_writes:0x64 ddr_ddr_reads:0x65"
+DDR_EVENTS="$ODY_DDR_PROG $ODY_DDR_FREE"
 
 TAD_EVENTS="tad_req_msh_in_exlmn:0x03 tad_alloc_dtg:0x1a tad_alloc_ltg:0x1b
 tad_alloc_any:0x1c tad_hit_dtg:0x1d tad_hit_ltg:0x1e tad_hit_any:0x1f
