@@ -109,11 +109,11 @@ EOF
 # PMU's name without vendor prefix and "_pmu"; a row "total" ("socket N")
 # has the sums of the family's (socket's) figures that add up (bandwidth,
 # rates per second), undefined if one is. The table has exactly the
-# figures of the kinds of column in KINDS (default "bw rate lat", or
+# figures of the kinds of column in KINDS (default "bw rate lat ratio", or
 # "all"), in blocks of a family that may be split.
 metrics_table_vs_csv()
 {
-	python3 - "$1" "$2" "${3:-bw rate lat}" <<'EOF'
+	python3 - "$1" "$2" "${3:-bw rate lat ratio}" <<'EOF'
 import csv
 import re
 import sys
@@ -149,6 +149,8 @@ def kinds(r):
         return ['lat']
     if u == 'GHz':
         return ['freq']
+    if u == '%':
+        return ['ratio']
     ns = re.sub(r'_cycles$', '_ns', r['metric'])
     return ['cycles'] if ns in metrics[(r['time'], r['family'])] else ['lat', 'cycles']
 
@@ -348,6 +350,31 @@ metrics_order_sysfs()
 	rm "$1/mrvl_pcie_rc_pmu_a00000000/cpumask"
 }
 
+# metrics_odyssey_sysfs DIR: the Odyssey DDR and LLC-TAD PMUs as their
+# drivers register them (events/ as event=0x%02x, format/event, a cpumask
+# of CPU 2, package 1), two DDR controllers whose names sort differently
+# by text and by address value, and a PEM
+metrics_odyssey_sysfs()
+{
+	local p e
+
+	for p in mrvl_ddr_pmu_10002a0000 mrvl_ddr_pmu_1000200000 tad; do
+		mkdir -p "$1/$p/events" "$1/$p/format"
+		echo 2 >"$1/$p/cpumask"
+	done
+	for p in mrvl_ddr_pmu_10002a0000 mrvl_ddr_pmu_1000200000; do
+		echo config:0-8 >"$1/$p/format/event"
+		for e in ddr_cam_read:0x10 ddr_ddr_writes:0x64 ddr_ddr_reads:0x65; do
+			echo "event=${e#*:}" >"$1/$p/events/${e%%:*}"
+		done
+	done
+	echo config:0-7 >"$1/tad/format/event"
+	for e in tad_alloc_any:0x1c tad_hit_any:0x1f tad_tag_rd:0x20 tad_tot_cycle:0xff; do
+		echo "event=${e#*:}" >"$1/tad/events/${e%%:*}"
+	done
+	cp -r "$W/sysfs/mrvl_pcie_rc_pmu_1000000000" "$1/"
+}
+
 # metrics_fake_perf FILE: a perf that records its arguments to
 # $FAKE_PERF_ARGS (and, joined, as a line of $FAKE_PERF_LOG if set: one
 # line per start) and acts as $FAKE_PERF_MODE says
@@ -491,7 +518,7 @@ mx_width()
 }
 
 # mx_table_vs_csv DESC CSV [KINDS]: the figures of the table in $W/out are
-# those of CSV, of the kinds of column KINDS (default: bw rate lat)
+# those of CSV, of the kinds of column KINDS (default: bw rate lat ratio)
 mx_table_vs_csv()
 {
 	local e
@@ -689,7 +716,7 @@ metrics_cases()
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns bw,nothing
 	e="uncore-metrics: unknown kind of column 'nothing'"
 	mx_eq "$s: --columns: an unknown kind" \
-		"2:$e (have: bw rate lat cycles req freq all)" \
+		"2:$e (have: bw rate lat cycles req freq ratio all)" \
 		"$ST:$(head -n 1 "$W/err")"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --redraw
 	mx_eq "$s: --redraw: home and clear before each interval" 2 \
@@ -865,6 +892,85 @@ metrics_cases()
 	mx_eq "$s: Grace: --family scf,cnvlink --socket 1" "nvidia_scf_pmu_1" \
 		"$(awk -F, 'NR > 1 { print $3 }' "$W/out" | sort -u | tr '\n' ' ' | sed 's/ $//')"
 
+	# ---- Marvell Odyssey: DDR (free-running reads, writes), LLC-TAD ----
+	mx_run "$s" --input "$MX_FIX/perf-odyssey.csv"
+	mx_same "$s: Odyssey: table from perf-odyssey.csv" "$MX_FIX/odyssey.table" "$W/out"
+	mx_no_exp "$s: Odyssey: table"
+	mx_table_vs_csv "$s: Odyssey: table" "$MX_FIX/odyssey.csv"
+	mx_width "$s: Odyssey: table" 80
+	mx_same "$s: Odyssey: warnings for an uncounted and a scaled event" \
+		"$MX_FIX/odyssey.err" "$W/err"
+	mx_eq "$s: Odyssey: DDR rows by address value, a total row; TAD's hit ratio" \
+		"ddr_ff000000 ddr_1000200000 ddr_10002a0000 total|hit_ratio lookup hit alloc" \
+		"$(awk '/^# / { n++ } n == 1 && /^(ddr_|total)/ { printf "%s%s", s, $1; s = " " }
+			n == 1 && /^tad / && t == "" { t = $2 " " $3 " " $4 " " $5 }
+			END { print "|" t }' "$W/out")"
+	mx_run "$s" --input "$MX_FIX/perf-odyssey.csv" --columns rate
+	mx_eq "$s: Odyssey: --columns rate leaves out the hit ratio" "lookup hit alloc" \
+		"$(awk '/^tad / { print $2, $3, $4; exit }' "$W/out")"
+	mx_run "$s" --input "$MX_FIX/perf-odyssey.csv" --csv
+	mx_same "$s: Odyssey: --csv" "$MX_FIX/odyssey.csv" "$W/out"
+	# the formulas, from the counts of the recording: reads (writes) per
+	# second; the hit ratio tad_hit_any * 100 / tad_tag_rd, undefined
+	# without lookups; 2^64 - 1 reads in 2 s
+	mx_eq "$s: Odyssey: each figure from its counts" \
+		"3e+09 1e+09 500000 - 75 8000000 6000000 1500000 9.22337204e+18 320 - 1.5" \
+		"$(awk -F, '{ k[$1 " " $3 " " $6] = ($7 == "" ? "-" : $7) }
+		END {
+			a = "1.000000000 mrvl_ddr_pmu_1000200000 "
+			b = "1.000000000 mrvl_ddr_pmu_10002a0000 "
+			c = "3.000000000 mrvl_ddr_pmu_1000200000 "
+			d = "3.000000000 mrvl_ddr_pmu_10002a0000 "
+			printf "%s %s %s %s ", k[a "read_per_sec"], k[a "write_per_sec"],
+				k[b "read_per_sec"], k[b "write_per_sec"]
+			printf "%s %s %s %s ", k["1.000000000 tad hit_ratio"],
+				k["1.000000000 tad lookup_per_sec"], k["1.000000000 tad hit_per_sec"],
+				k["1.000000000 tad alloc_per_sec"]
+			printf "%s %s %s %s", k[c "read_per_sec"], k[d "write_per_sec"],
+				k["3.000000000 tad hit_ratio"], k["3.000000000 tad alloc_per_sec"]
+		}' "$W/out")"
+	mx_run "$s" --input "$MX_FIX/perf-odyssey.csv" --json
+	mx_same "$s: Odyssey: --json" "$MX_FIX/odyssey.json" "$W/out"
+	if e=$(python3 -m json.tool "$W/out" 2>&1 >/dev/null); then
+		mx_ok "$s: Odyssey: --json output parses"
+	else
+		mx_not_ok "$s: Odyssey: --json output parses" "$e"
+	fi
+	rm -f "$W/o.prom"
+	t0=$(date +%s)
+	UNCORE_METRICS_MODULES=$W/modules UNCORE_METRICS_SYSFS=$W/sysfs \
+		mx_run "$s" --input "$MX_FIX/perf-odyssey.csv" --prometheus "$W/o.prom" -q
+	mx_prom_same "$s: Odyssey: --prometheus file" "$MX_FIX/odyssey.prom" "$W/o.prom" "$t0"
+	mx_eq "$s: Odyssey: 3e9 + 2^64 - 1 DDR reads, exact" 18446744076709551615 \
+		"$(mx_prom_value "$W/o.prom" \
+		'uncore_pmu_memory_requests_total{pmu="mrvl_ddr_pmu_1000200000",family="ddr",direction="read"}')"
+	if e=$(metrics_prom_lint "$W/o.prom" 2>&1); then
+		mx_ok "$s: Odyssey: --prometheus file is valid exposition format"
+	else
+		mx_not_ok "$s: Odyssey: --prometheus file is valid exposition format" "$e"
+	fi
+	mx_run "$s" --input "$MX_FIX/perf-odyssey.csv" --csv --family tad --socket 1
+	awk -F, 'NR == 1 || $4 == "tad"' "$MX_FIX/odyssey.csv" >"$W/exp"
+	mx_same "$s: Odyssey: --family tad, not filtered by --socket" "$W/exp" "$W/out"
+	mx_run "$s" --input "$MX_FIX/perf-odyssey.csv" --csv --family ddr
+	awk -F, 'NR == 1 || $4 == "ddr"' "$MX_FIX/odyssey.csv" >"$W/exp"
+	mx_same "$s: Odyssey: --family ddr" "$W/exp" "$W/out"
+
+	UNCORE_METRICS_SYSFS=$W/odyssey UNCORE_METRICS_CPU_SYSFS=$W/cpu mx_run "$s" --list
+	mx_eq "$s: Odyssey: --list: DDR by address value, tad, no socket in the names" \
+		"pem:1:mrvl_pcie_rc_pmu_1000000000 ddr:1:mrvl_ddr_pmu_1000200000\
+ ddr:1:mrvl_ddr_pmu_10002a0000 tad:1:tad" \
+		"$(awk 'NR > 1 { printf "%s%s:%s:%s", s, $1, $2, $3; s = " " }' "$W/out")"
+	UNCORE_METRICS_SYSFS=$W/odyssey mx_run "$s" --dry-run -f ddr,tad -I 500
+	e="perf stat -a -x, --log-fd 3 -I 500"
+	for p in mrvl_ddr_pmu_1000200000 mrvl_ddr_pmu_10002a0000; do
+		e="$e -e '{$p/event=0x65,name=$p.ddr_ddr_reads/,$p/event=0x64,name=$p.ddr_ddr_writes/}'"
+	done
+	e="$e -e '{tad/event=0x20,name=tad.tad_tag_rd/,tad/event=0x1f,name=tad.tad_hit_any/"
+	e="$e,tad/event=0x1c,name=tad.tad_alloc_any/}'"
+	mx_eq "$s: Odyssey: --dry-run: the free-running counters, the TAD events, a group each" \
+		"0:$e" "$ST:$(cat "$W/out")"
+
 	mx_run "$s" --input "$W/nothing.csv"
 	mx_eq "$s: --input of a missing file" "1:uncore-metrics: cannot read $W/nothing.csv" \
 		"$ST:$(cat "$W/err")"
@@ -944,7 +1050,7 @@ metrics_cases()
 	mx_eq "$s: absent family" "1:$e is the nvidia_t410_cmem_latency_pmu module loaded?" \
 		"$ST:$(cat "$W/err")"
 	UNCORE_METRICS_SYSFS=$W/empty mx_run "$s"
-	e="uncore-metrics: no NVIDIA Tegra410, NVIDIA Grace or Marvell PEM uncore PMU in"
+	e="uncore-metrics: no NVIDIA Tegra410, NVIDIA Grace or Marvell Odyssey uncore PMU in"
 	mx_eq "$s: no PMU at all" "1:$e $W/empty; are the modules loaded?" \
 		"$ST:$(tr '\n' ' ' <"$W/err" | sed 's/ $//')"
 	UNCORE_METRICS_SYSFS=$W/t410pcie mx_run "$s" --family grace-pcie
@@ -1315,12 +1421,14 @@ metrics_main()
 	mkdir -p "$W/bb" "$W/bin" "$W/sysfs" "$W/empty" "$W/t410pcie" "$W/gracepcie"
 	metrics_sysfs "$W/sysfs"
 	# the modules' versions, as /sys/module has them
-	for a in nvidia_t410_ucf_pmu nvidia_t410_cmem_latency_pmu nvidia_t241_pmu; do
+	for a in nvidia_t410_ucf_pmu nvidia_t410_cmem_latency_pmu nvidia_t241_pmu \
+		 marvell_odyssey_ddr_pmu marvell_odyssey_tad_pmu; do
 		mkdir -p "$W/modules/$a"
 		echo 0.1.0 >"$W/modules/$a/version"
 	done
 	metrics_cpus "$W/cpu"
 	metrics_order_sysfs "$W/order"
+	metrics_odyssey_sysfs "$W/odyssey"
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0_rc_2" "$W/t410pcie/"
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0" "$W/gracepcie/"
 	metrics_fake_perf "$W/bin/perf"
