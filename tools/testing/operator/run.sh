@@ -41,9 +41,9 @@ echo "operator: the packages and the simulator, from a copy of the tree" >&2
 git -C "$REPO" ls-files -co --exclude-standard -z |
 	rsync -rlp --checksum --delete --from0 --files-from=- "$REPO/" "$BUILD/src/"
 run make -s -C "$BUILD/src" deb
-# The simulated machine: the default firmware's Tegra410 and Odyssey PMUs
-# with Grace's beside them (not its generic one, which uncore-metrics
-# leaves alone), so that every series of the exporter, every recording
+# The simulated machine: the default firmware's Tegra410 and Odyssey PEM
+# PMUs with Grace's (not its generic one, which uncore-metrics leaves
+# alone) and Odyssey's DDR and LLC-TAD beside them, so that every series of the exporter, every recording
 # rule and every dashboard panel has traffic in one boot; of the 24 PCIE
 # and PCIE-TGT PMUs only the 5 the Prometheus test drives, to spare the
 # TCG guest's CPU (the exporter's perf reads every event every 2 s). A
@@ -58,6 +58,9 @@ mkdir -p "$FW"
 		     $2 ~ /^nvidia_pcie_tgt_pmu_(0_rc_1|1_rc_2)$/'
 	grep -v -e '^#' -e nvidia_generic \
 		"$BUILD/src/tools/testing/tests/firmware/grace/topology.topo"
+	# Odyssey's DDR controllers and LLC-TAD (its PEMs are the default's)
+	grep -E '^odyssey_(ddr|tad) ' \
+		"$BUILD/src/tools/testing/tests/firmware/odyssey/topology.topo" | grep -v model=0
 } >"$FW/topology.topo"
 run make -C "$BUILD/src" KDIR="$KDIR" COMPILE_TEST=1 modules
 SIM=$BUILD/src/tools/testing/sim/uncore_sim.ko

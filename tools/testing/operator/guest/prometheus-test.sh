@@ -68,6 +68,10 @@ start_rates() {
 		'event=out_wr_cum_outs value=10000000 instance=9' 'event=cycles value=100000000'
 	rate nvidia_nvdlink_pmu_1 20 'event=in_rd_req value=100000 instance=15' \
 		'event=in_rd_cum_outs value=40000000 instance=15' 'event=cycles value=100000000'
+	rate mrvl_ddr_pmu_1000200000 10 'event=ddr_ddr_reads value=30000' \
+		'event=ddr_ddr_writes value=10000'
+	rate tad 10 'event=tad_tag_rd value=80000 tad=0' 'event=tad_hit_any value=60000 tad=1' \
+		'event=tad_alloc_any value=15000 tad=3'
 }
 
 # The figures every recording rule must give, from the rates above: RULE,
@@ -123,6 +127,12 @@ pmu:uncore_pmu_link_latency_seconds:avg5m nvidia_nvlink_c2c_pmu_0 read inbound -
 pmu:uncore_pmu_link_latency_seconds:avg5m nvidia_nvlink_c2c_pmu_0 write outbound - 2e-7
 pmu:uncore_pmu_link_latency_seconds:avg5m nvidia_nvdlink_pmu_1 read inbound - 2e-7
 pmu:uncore_pmu_pcie_latency_cycles:avg5m mrvl_pcie_rc_pmu_1000000000 read inbound - 200
+pmu:uncore_pmu_memory_requests:rate5m mrvl_ddr_pmu_1000200000 read - - 3e5
+pmu:uncore_pmu_memory_requests:rate5m mrvl_ddr_pmu_1000200000 write - - 1e5
+instance:uncore_pmu_memory_requests:rate5m all read - - 3e5
+instance:uncore_pmu_memory_requests:rate5m all write - - 1e5
+pmu:uncore_pmu_cache_hits:ratio5m tad - - - 0.75
+pmu:uncore_pmu_cache_allocations:rate5m tad - - - 1.5e5
 pmu:uncore_pmu_cycles:rate5m nvidia_ucf_pmu_0 - - - 1e9
 pmu:uncore_pmu_cycles:rate5m nvidia_ucf_pmu_1 - - - 2e9
 pmu:uncore_pmu_cycles:rate5m nvidia_scf_pmu_0 - - - 1e9
