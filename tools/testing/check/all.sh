@@ -44,7 +44,7 @@ vm=$!
 # repository (kbuild's "make clean" there would race a build beside it)
 # run beside the others; their output follows theirs.
 LANE2=" manifest coccicheck checkpatch spdx sim-selftest fuzz-native rcmap vm-runner"
-LANE2="$LANE2 perf-json docs metrics prometheus manpages mutants "
+LANE2="$LANE2 perf-json docs metrics prometheus manpages mutants modprobe "
 lane1= lane2=
 for c in $("$HERE/run.sh" --list); do
 	case $LANE2 in

@@ -64,11 +64,13 @@ class Driver:
         for m in re.finditer(fmt, self.array(src, fmt_arr)):
             self.formats[m.group(2)] = (m.group(3), self.eval(m.group(4) or '0'))
         self.events = {}
-        # (name, id[, mask[, data]])
-        ev = (r'UNCORE_EVENT_ATTR(_MASK|_DATA)?\(\s*(\w+)\s*,\s*([^,)]+)\s*'
+        # (name, id[, mask[, data]]); a shared free-running counter's
+        # entry is (name, id, data), shown on every instance
+        ev = (r'UNCORE_EVENT_ATTR(_MASK|_DATA|_SHARED)?\(\s*(\w+)\s*,\s*([^,)]+)\s*'
               r'(?:,\s*([^,)]*))?(?:,\s*[^,)]*)?\)')
         for m in re.finditer(ev, self.array(src, ev_arr)):
-            self.events[m.group(2)] = (self.eval(m.group(3)), self.eval(m.group(4) or '0'))
+            mask = m.group(4) if m.group(1) in ('_MASK', '_DATA') else None
+            self.events[m.group(2)] = (self.eval(m.group(3)), self.eval(mask or '0'))
         if not self.formats or not self.events:
             err('%s: no format or event table found' % name)
         # PMU names the driver registers, as patterns like those of PMUS
@@ -76,6 +78,9 @@ class Driver:
         for m in re.finditer(r'"((?:nvidia|mrvl)_[a-z0-9_%]+)"', src):
             pat = m.group(1).replace('%u', r'\d+').replace('%llx', '[0-9a-f]+')
             self.names.add(pat)
+        # a fixed name without a vendor prefix (the LLC-TAD's "tad")
+        for m in re.finditer(r'uncore_pmu_register\([^;]*?"([a-z][a-z0-9_]*)"\s*\)', src):
+            self.names.add(m.group(1))
         # a CoreSight PMU driver's impl gives the name before its numbers,
         # the engine adds them as .naming says (enum uncore_cspmu_naming)
         for blk in re.findall(r'\{([^{}]*\.name\s*=[^{}]*\.formats[^{}]*)\}', src):

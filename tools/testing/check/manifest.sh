@@ -11,7 +11,9 @@
 #     source named exists;
 #  4. dkms.conf, sourced as dkms does, names the same modules in order;
 #  5. each driver's admin guide exists and is in the admin guides' index;
-#  6. the simulator's kinds (enum sim_kind in sim.h) are the "sim:" kinds.
+#  6. the simulator's kinds (enum sim_kind in sim.h) are the "sim:" kinds;
+#  7. every kind of PMU of the "pmu:" lines starts the exporter: a name of
+#     its pattern matches a KERNEL== glob of packaging/udev/60-uncore-pmu.rules.
 # Problems go to stdout, one a line; the exit status is 1 if any.
 set -u
 
@@ -66,4 +68,22 @@ have=$(sed -n '/^enum sim_kind {/,/^}/s/^\t\(SIM_KIND_[A-Z0-9_]*\),.*/\1/p' \
 [ "$want" = "$have" ] ||
 	err "tools/testing/sim/sim.h: enum sim_kind has '$(echo $have)'," \
 	    "modules.manifest's sim: kinds '$(echo $want)'"
+# A name each pattern matches: its numbers 1a (hex) or 0 (decimal).
+rules=packaging/udev/60-uncore-pmu.rules
+globs=$(sed -n 's/.*KERNEL=="\([^"]*\)".*/\1/p' $rules)
+[ -n "$globs" ] || err "$rules: no KERNEL== match"
+while IFS=$'\t' read -r re _; do
+	name=$(echo "$re" | sed 's/\[0-9a-f\]+/1a/g; s/\\d+/0/g')
+	echo "$name" | grep -qxE "$(echo "$re" | sed 's/\\d/[0-9]/g')" ||
+		{ err "modules.manifest: pmu: $re: no example name ($name)"; continue; }
+	hit=0
+	IFS='|' read -ra gl <<<"$globs"
+	for g in "${gl[@]}"; do
+		# shellcheck disable=SC2053 # a glob, as udev matches it
+		[[ $name == $g ]] && hit=1
+	done
+	[ $hit = 1 ] ||
+		err "$rules: a PMU named $name ($re) does not start the exporter" \
+		    "(KERNEL==\"$globs\")"
+done < <("$M" pmus)
 exit $bad

@@ -14,6 +14,7 @@
 #          the newest series), rpm (make rpm: rpmlint, file lists, scriptlets),
 #          packages (the .debs in a Debian 12 root, the RPMs' scriptlets there),
 #          mutants (the list of make mutation, statically: mutation/run.sh --check);
+#          modprobe (the modprobe.d file's coexistence rules under kmod, check/modprobe.sh);
 #          build-arm64 (both arm64 6.1 checks)
 #          (default: all).  --no-summary leaves the closing line to summary.sh;
 #          set UNCORE_TAP_STATE to share the counts with it. --list prints
@@ -36,7 +37,7 @@ for s in $SERIES; do
 done
 ALL="$ALL manifest coccicheck checkpatch spdx sim-selftest fuzz-native rcmap vm-runner"
 ALL="$ALL perf-json docs dkms"
-ALL="$ALL metrics prometheus manpages rpm packages mutants"
+ALL="$ALL metrics prometheus manpages rpm packages mutants modprobe"
 # sparse on arm64 for the newest series only: the x86 runs cover every
 # series' compatibility paths (the same preprocessed code but for the
 # architecture's headers), and each arm64 run cost minutes of make check
@@ -437,6 +438,8 @@ for c in $CHECKS; do
 			tap_result $? "prometheus: rules, rule tests, dashboard" "$TMP/prom" ;;
 	rpm)		"$HERE/rpm.sh" >"$TMP/rpm.out" 2>&1; tap_result $? rpm "$TMP/rpm.out" ;;
 	packages)	"$HERE/packages.sh" >"$TMP/pkg" 2>&1; tap_result $? packages "$TMP/pkg" ;;
+	modprobe)	"$HERE/modprobe.sh" >"$TMP/mp" 2>&1
+			tap_result $? "modprobe ($(tail -n 1 "$TMP/mp"))" "$TMP/mp" ;;
 	mutants)	"$REPO/tools/testing/mutation/run.sh" --check >"$TMP/mut" 2>&1
 			tap_result $? "mutants ($(grep -c '^ok' "$TMP/mut") of make mutation)" \
 				"$TMP/mut" ;;

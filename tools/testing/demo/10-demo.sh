@@ -28,7 +28,7 @@ echo "== simulated devices ($UNCORE_SIM/devices)"
 cat "$UNCORE_SIM/devices"
 echo
 echo "== PMUs registered"
-for d in "$EV"/mrvl_* "$EV"/nvidia_*; do
+for d in "$EV"/mrvl_* "$EV"/nvidia_* "$EV"/tad; do
 	[ -d "$d" ] && printf '%s ' "${d##*/}"
 done
 echo

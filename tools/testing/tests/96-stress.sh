@@ -21,10 +21,7 @@ MUX_C2C=nvidia_nvlink_c2c_pmu_1
 pmus=$(our_pmus)
 
 checked_event() {
-	case $1 in
-	mrvl_*)	echo ib_tlp_npr ;;
-	*)	echo cycles ;;
-	esac
+	pmu_event "$1"
 }
 
 # ---- background traffic on events nobody checks exactly ----
@@ -63,20 +60,19 @@ every_pid=$!
 sleep 2
 
 # ---- the pinned session; its workload injects, hotplugs and tries rmmod ----
-list=$(echo $pmus)
+# each PMU with its checked event, "pmu/event"
+list=$(for p in $pmus; do echo "$p/$(checked_event $p)"; done | xargs)
 cat > /tmp/stress-work.sh <<EOS
 r=0
 while [ \$r -lt $K ]; do
 	cpu=\$(echo 1 0 3 2 | cut -d' ' -f\$((r % 4 + 1)))
 	echo 0 > /sys/devices/system/cpu/cpu\$cpu/online
-	for p in $list; do
-		case \$p in mrvl_*) e=ib_tlp_npr ;; *) e=cycles ;; esac
-		echo "event=\$e value=$V" > $UNCORE_SIM/\$p/inject
+	for pe in $list; do
+		echo "event=\${pe#*/} value=$V" > $UNCORE_SIM/\${pe%/*}/inject
 	done
 	echo 1 > /sys/devices/system/cpu/cpu\$cpu/online
-	for p in $list; do
-		case \$p in mrvl_*) e=ib_tlp_npr ;; *) e=cycles ;; esac
-		echo "event=\$e value=$V" > $UNCORE_SIM/\$p/inject
+	for pe in $list; do
+		echo "event=\${pe#*/} value=$V" > $UNCORE_SIM/\${pe%/*}/inject
 	done
 	if [ \$r -eq 2 ]; then
 		for m in nvidia_t410_ucf_pmu nvidia_t410_cmem_latency_pmu \

@@ -192,7 +192,7 @@ boot)
 		fi
 	done </tmp/remove
 	check_eq "no module of ours is loaded" "" \
-		"$(lsmod | awk '{ print $1 }' | grep -E '^(uncore_|nvidia_t|marvell_pem)' | xargs)"
+		"$(lsmod | awk '{ print $1 }' | grep -E '^(uncore_|nvidia_t|marvell_pem|marvell_odyssey)' | xargs)"
 	check_eq "no unit of ours is loaded" "not-found inactive" \
 		"$(uprop LoadState) $(uprop ActiveState)"
 	check_eq "no file of the packages is left" "" \

@@ -115,9 +115,20 @@ cmdline_args() {
 	done
 }
 
-# our_pmus: every PMU of ours that is registered
+# our_pmus: every PMU of ours that is registered (the LLC-TAD's is tad,
+# without a vendor prefix)
 our_pmus() {
-	ls $EV | grep -E '^(mrvl_pcie_rc_pmu_|nvidia_)'
+	ls $EV | grep -E '^(mrvl_pcie_rc_pmu_|mrvl_ddr_pmu_|nvidia_|tad$)'
+}
+
+# pmu_event PMU: the event of PMU that checks over every PMU count
+pmu_event() {
+	case $1 in
+	mrvl_pcie_rc_pmu_*)	echo ib_tlp_npr ;;
+	mrvl_ddr_pmu_*)		echo ddr_ddr_reads ;;
+	tad)			echo tad_tot_cycle ;;
+	*)			echo cycles ;;
+	esac
 }
 
 # count_every_pmu VALUE: inject VALUE into one event of every PMU of ours
@@ -127,10 +138,7 @@ count_every_pmu() {
 	args=""
 	inj=""
 	for p in $(our_pmus); do
-		case $p in
-		mrvl_*)	e=ib_tlp_npr ;;
-		*)	e=cycles ;;
-		esac
+		e=$(pmu_event $p)
 		args="$args -e $p/$e/"
 		inj="$inj echo 'event=$e value=$1' > $UNCORE_SIM/$p/inject;"
 	done

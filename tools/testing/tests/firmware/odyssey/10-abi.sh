@@ -24,6 +24,11 @@ tad_tag_rd:0x20 tad_tot_cycle:0xff"
 check_eq "Marvell PMUs registered" \
 	"$D0 $D1 mrvl_pcie_rc_pmu_1000000000 mrvl_pcie_rc_pmu_1000100000 $T" \
 	"$(ls $EV | grep -E '^(mrvl_|tad$)' | tr '\n' ' ' | sed 's/ $//')"
+check_eq "our_pmus: every PMU of this firmware, tad among them" \
+	"$D0 $D1 mrvl_pcie_rc_pmu_1000000000 mrvl_pcie_rc_pmu_1000100000 $T" \
+	"$(our_pmus | sort | xargs)"
+check_eq "count_every_pmu: each PMU's event counts 2^40 + 3" "" \
+	"$(count_every_pmu $(((1 << 40) + 3)))"
 check_eq "simulator devices" \
 "mrvl_pcie_rc_pmu_1000000000 pem 0x1000000000
 mrvl_pcie_rc_pmu_1000100000 pem 0x1000100000
