@@ -144,7 +144,8 @@ fi
 # The upstream drivers the twins harness builds (tools/testing/twins/), as
 # paths under drivers/perf. The CoreSight PMU engine and its NVIDIA module
 # find their CPUs and instance ids only on ACPI arm64: built for arm64 only.
-TWIN_FILES="marvell_pem_pmu.c nvidia_t410_cmem_latency_pmu.c nvidia_t410_c2c_pmu.c"
+TWIN_FILES="marvell_pem_pmu.c nvidia_t410_cmem_latency_pmu.c nvidia_t410_c2c_pmu.c
+	marvell_cn10k_ddr_pmu.c marvell_cn10k_tad_pmu.c"
 [ "$arch" != arm64 ] || TWIN_FILES="$TWIN_FILES arm_cspmu/arm_cspmu.c \
 	arm_cspmu/nvidia_cspmu.c arm_cspmu/arm_cspmu.h"
 rm -rf "$BUILD/modules" "$BUILD/tests" "$BUILD/fw" "$BUILD/debug-tests" "$BUILD/faults-tests"

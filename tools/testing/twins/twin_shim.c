@@ -70,6 +70,82 @@ void __iomem *twin_map_res(struct device *dev, struct resource *res)
 }
 EXPORT_SYMBOL_GPL(twin_map_res);
 
+/* the MEM resources of a twin's platform device as its probe found them */
+struct twin_res_saved {
+	struct platform_device *pdev;
+	unsigned int n;
+	resource_size_t start[];
+};
+
+static void twin_res_put_back(void *data)
+{
+	struct twin_res_saved *saved = data;
+	unsigned int i;
+
+	for (i = 0; i < saved->n; i++)
+		saved->pdev->resource[i].start = saved->start[i];
+}
+
+static void twin_res_release(struct device *dev, void *data)
+{
+}
+
+/*
+ * The resources of @dev (a platform device) as they are now, saved at the
+ * first twin_ioremap() of a probe: the first of the device's mappings, so
+ * the resources are as the firmware gave them.
+ */
+static struct twin_res_saved *twin_res_save(struct device *dev)
+{
+	struct platform_device *pdev;
+	struct twin_res_saved *saved;
+	unsigned int i;
+
+	saved = devres_find(dev, twin_res_release, NULL, NULL);
+	if (saved || !dev_is_platform(dev))
+		return saved;
+	pdev = to_platform_device(dev);
+	saved = devres_alloc(twin_res_release,
+			     struct_size(saved, start, pdev->num_resources), GFP_KERNEL);
+	if (!saved)
+		return NULL;
+	saved->pdev = pdev;
+	saved->n = pdev->num_resources;
+	for (i = 0; i < saved->n; i++)
+		saved->start[i] = pdev->resource[i].start;
+	devres_add(dev, saved);
+	return saved;
+}
+
+/**
+ * twin_ioremap - a twin's devm_ioremap(): map [@offset, @offset + @size)
+ * @dev:    the twin's device (the mapping is device managed)
+ * @offset: physical address
+ * @size:   bytes
+ *
+ * Mapped through the helper layer as twin_map_res() maps a resource. The
+ * device's MEM resources are put back as they were at its first mapping
+ * before any of its mappings goes (device-managed actions run last added
+ * first), so a driver that moves them leaves the device as it found it.
+ *
+ * Return: the mapping's address, or NULL (devm_ioremap()'s failure).
+ */
+void __iomem *twin_ioremap(struct device *dev, resource_size_t offset,
+			   resource_size_t size)
+{
+	struct resource res = DEFINE_RES_MEM(offset, size);
+	struct twin_res_saved *saved = twin_res_save(dev);
+	void __iomem *base;
+
+	base = twin_map_res(dev, &res);
+	if (IS_ERR(base))
+		return NULL;
+	if (saved && devm_add_action_or_reset(dev, twin_res_put_back, saved))
+		return NULL;
+	return base;
+}
+EXPORT_SYMBOL_GPL(twin_ioremap);
+
 /**
  * twin_map - map MEM resource @index of @pdev through the helper layer
  * @pdev:  the twin's device

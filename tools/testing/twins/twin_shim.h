@@ -6,7 +6,10 @@
  * layer, so the test simulator (the layer's register backend) serves them
  * as it serves ours, and its MMIO accessors go through the layer's. A
  * device the firmware gives no overflow interrupt gets the backend's, as
- * our CSPMU engine does.
+ * our CSPMU engine does. A window mapped by address (devm_ioremap()) goes
+ * the same way, and leaves the device's MEM resources as the firmware
+ * gave them once the twin lets go of the device (mainline's LLC-TAD
+ * probe advances its resource's start past each block it maps).
  * Nothing else of the upstream file is touched. Test-only, never
  * shipped: tools/testing/twins/README.md.
  */
@@ -19,6 +22,8 @@
 void __iomem *twin_map(struct platform_device *pdev, unsigned int index,
 		       struct resource **res);
 void __iomem *twin_map_res(struct device *dev, struct resource *res);
+void __iomem *twin_ioremap(struct device *dev, resource_size_t offset,
+			   resource_size_t size);
 u64 twin_read(const void __iomem *addr, unsigned int bytes);
 void twin_write(u64 val, void __iomem *addr, unsigned int bytes);
 int twin_irq(struct platform_device *pdev, unsigned int num);
@@ -45,6 +50,7 @@ int twin_irq(struct platform_device *pdev, unsigned int num);
 #define devm_platform_get_and_ioremap_resource(pdev, index, res) \
 	twin_map(pdev, index, res)
 #define devm_ioremap_resource(dev, res)	twin_map_res(dev, res)
+#define devm_ioremap(dev, offset, size)	twin_ioremap(dev, offset, size)
 #define platform_get_irq_optional(pdev, num)	twin_irq(pdev, num)
 
 #endif /* __TWIN_SHIM_H */

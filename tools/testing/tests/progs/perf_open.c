@@ -10,6 +10,9 @@
  *     -1 CONFIG1    attr.config1
  *     -2 CONFIG2    attr.config2
  *     -L TYPE:CFG   open this event first and use it as group leader
+ *     -d            open the leader (without -L: the event) disabled, as
+ *                   perf opens a group's leader; a member is always
+ *                   opened enabled
  *     -r            read the count after opening and print it
  *
  * Prints "ok" (and the count with -r) and exits 0 when the event opens;
@@ -49,13 +52,13 @@ static int refused(const char *what)
 int main(int argc, char **argv)
 {
 	struct perf_event_attr attr, lattr;
-	int cpu = 0, pid = -1, group = -1, do_read = 0, opt, fd;
+	int cpu = 0, pid = -1, group = -1, do_read = 0, disabled = 0, opt, fd;
 	char *leader = NULL;
 	uint64_t count;
 
 	memset(&lattr, 0, sizeof(lattr));
 	memset(&attr, 0, sizeof(attr));
-	while ((opt = getopt(argc, argv, "c:p:s:1:2:L:r")) != -1) {
+	while ((opt = getopt(argc, argv, "c:p:s:1:2:L:rd")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = atoi(optarg);
@@ -78,9 +81,12 @@ int main(int argc, char **argv)
 		case 'r':
 			do_read = 1;
 			break;
+		case 'd':
+			disabled = 1;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-c cpu] [-p pid] [-s period] [-1 cfg1] %s\n",
-				argv[0], "[-2 cfg2] [-L type:cfg] [-r] TYPE CONFIG");
+				argv[0], "[-2 cfg2] [-L type:cfg] [-r] [-d] TYPE CONFIG");
 			return 2;
 		}
 	}
@@ -98,6 +104,7 @@ int main(int argc, char **argv)
 		}
 		*colon = '\0';
 		init_attr(&lattr, leader, colon + 1);
+		lattr.disabled = disabled;
 		group = open_event(&lattr, pid, cpu, -1);
 		if (group < 0)
 			return refused(" (leader)");
@@ -110,6 +117,7 @@ int main(int argc, char **argv)
 		attr.sample_period = period;
 		attr.config1 = c1;
 		attr.config2 = c2;
+		attr.disabled = disabled && !leader;
 	}
 	fd = open_event(&attr, pid, cpu, group);
 	if (fd < 0)

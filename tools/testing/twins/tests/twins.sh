@@ -101,13 +101,16 @@ twin_swap() {
 		check_cmd "insmod $_m (on CPU 3)" taskset 8 insmod "/lib/modules-test/$_m.ko"
 	done
 }
-# twin_reload OURS: load our driver modules afresh, on CPU 3 as the twin
-# will be, so that both are compared from the state a load gives (earlier
-# tests may have moved our PMUs' CPUs by hotplug)
+# twin_reload OURS: load our driver modules afresh (with their boot
+# parameters, as the init loaded them), on CPU 3 as the twin will be, so
+# that both are compared from the state a load gives (earlier tests may
+# have moved our PMUs' CPUs by hotplug)
 twin_reload() {
 	for _m in $1; do
 		check_cmd "rmmod $_m" rmmod "$_m"
-		check_cmd "insmod $_m afresh (on CPU 3)" taskset 8 insmod "/lib/modules-test/$_m.ko"
+		# shellcheck disable=SC2046 # one word per parameter
+		check_cmd "insmod $_m afresh (on CPU 3)" \
+			taskset 8 insmod "/lib/modules-test/$_m.ko" $(boot_params "$_m")
 	done
 }
 twin_unswap() {
@@ -119,7 +122,9 @@ twin_unswap() {
 		check_cmd "rmmod $_m" rmmod "$_m"
 	done
 	for _m in $1; do
-		check_cmd "insmod $_m again (on CPU 3)" taskset 8 insmod "/lib/modules-test/$_m.ko"
+		# shellcheck disable=SC2046 # one word per parameter
+		check_cmd "insmod $_m again (on CPU 3)" \
+			taskset 8 insmod "/lib/modules-test/$_m.ko" $(boot_params "$_m")
 	done
 }
 
