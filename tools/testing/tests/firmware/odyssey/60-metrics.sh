@@ -33,8 +33,12 @@ check_eq "tool present in the guest" yes "$([ -x "$TOOL" ] && echo yes)"
 
 # ---- which PMUs belong to which family ----
 "$TOOL" --list -f ddr,tad > $OUT 2>/tmp/ometrics.err
+# the socket column: the package of the PMU's CPU (no _PXM on Odyssey),
+# which arm64 numbers by the firmware's PPTT, not from 0
+c=$(cat $EV/tad/cpumask)
+pk=$(cat /sys/devices/system/cpu/cpu${c%%[!0-9]*}/topology/physical_package_id)
 check_eq "--list -f ddr,tad: both controllers by address value, then tad" \
-	"ddr:0:$D0 ddr:0:$D1 tad:0:tad" \
+	"ddr:$pk:$D0 ddr:$pk:$D1 tad:$pk:tad" \
 	"$(awk 'NR > 1 { printf "%s%s:%s:%s", s, $1, $2, $3; s = " " }' $OUT)"
 
 # ---- DDR: reads and writes per second, per controller ----
