@@ -924,8 +924,8 @@ metrics_cases()
 			printf "%s %s %s %s ", k[a "read_per_sec"], k[a "write_per_sec"],
 				k[b "read_per_sec"], k[b "write_per_sec"]
 			printf "%s %s %s %s ", k["1.000000000 tad hit_ratio"],
-				k["1.000000000 tad lookup_per_sec"], k["1.000000000 tad hit_per_sec"],
-				k["1.000000000 tad alloc_per_sec"]
+				k["1.000000000 tad lookup_per_sec"],
+				k["1.000000000 tad hit_per_sec"], k["1.000000000 tad alloc_per_sec"]
 			printf "%s %s %s %s", k[c "read_per_sec"], k[d "write_per_sec"],
 				k["3.000000000 tad hit_ratio"], k["3.000000000 tad alloc_per_sec"]
 		}' "$W/out")"
@@ -941,9 +941,9 @@ metrics_cases()
 	UNCORE_METRICS_MODULES=$W/modules UNCORE_METRICS_SYSFS=$W/sysfs \
 		mx_run "$s" --input "$MX_FIX/perf-odyssey.csv" --prometheus "$W/o.prom" -q
 	mx_prom_same "$s: Odyssey: --prometheus file" "$MX_FIX/odyssey.prom" "$W/o.prom" "$t0"
+	k='uncore_pmu_memory_requests_total{pmu="mrvl_ddr_pmu_1000200000",family="ddr",'
 	mx_eq "$s: Odyssey: 3e9 + 2^64 - 1 DDR reads, exact" 18446744076709551615 \
-		"$(mx_prom_value "$W/o.prom" \
-		'uncore_pmu_memory_requests_total{pmu="mrvl_ddr_pmu_1000200000",family="ddr",direction="read"}')"
+		"$(mx_prom_value "$W/o.prom" "${k}direction=\"read\"}")"
 	if e=$(metrics_prom_lint "$W/o.prom" 2>&1); then
 		mx_ok "$s: Odyssey: --prometheus file is valid exposition format"
 	else
@@ -964,7 +964,8 @@ metrics_cases()
 	UNCORE_METRICS_SYSFS=$W/odyssey mx_run "$s" --dry-run -f ddr,tad -I 500
 	e="perf stat -a -x, --log-fd 3 -I 500"
 	for p in mrvl_ddr_pmu_1000200000 mrvl_ddr_pmu_10002a0000; do
-		e="$e -e '{$p/event=0x65,name=$p.ddr_ddr_reads/,$p/event=0x64,name=$p.ddr_ddr_writes/}'"
+		e="$e -e '{$p/event=0x65,name=$p.ddr_ddr_reads/,"
+		e="$e$p/event=0x64,name=$p.ddr_ddr_writes/}'"
 	done
 	e="$e -e '{tad/event=0x20,name=tad.tad_tag_rd/,tad/event=0x1f,name=tad.tad_hit_any/"
 	e="$e,tad/event=0x1c,name=tad.tad_alloc_any/}'"

@@ -53,7 +53,8 @@ fi
 if ! python3 -m json.tool "$DASH" >/dev/null; then
 	fail "$DASH is not JSON"
 elif python3 "$REPO/tools/testing/prometheus/dashboard.py" lint "$DASH" "$RULES" \
-	"$FIX/all.prom" "$FIX/grace.prom" "$FIX/odyssey.prom" >"$TMP/queries.yml" 2>"$TMP/lint"; then
+	"$FIX/all.prom" "$FIX/grace.prom" "$FIX/odyssey.prom" \
+	>"$TMP/queries.yml" 2>"$TMP/lint"; then
 	if out=$(promtool check rules "$TMP/queries.yml" 2>&1); then
 		echo "ok: dashboard: $(grep -c 'record:' "$TMP/queries.yml") queries parse," \
 		     "every recording rule shown"

@@ -43,8 +43,9 @@ git -C "$REPO" ls-files -co --exclude-standard -z |
 run make -s -C "$BUILD/src" deb
 # The simulated machine: the default firmware's Tegra410 and Odyssey PEM
 # PMUs with Grace's (not its generic one, which uncore-metrics leaves
-# alone) and Odyssey's DDR and LLC-TAD beside them, so that every series of the exporter, every recording
-# rule and every dashboard panel has traffic in one boot; of the 24 PCIE
+# alone) and Odyssey's DDR and LLC-TAD beside them, so that every series
+# of the exporter, every recording rule and every dashboard panel has
+# traffic in one boot; of the 24 PCIE
 # and PCIE-TGT PMUs only the 5 the Prometheus test drives, to spare the
 # TCG guest's CPU (the exporter's perf reads every event every 2 s). A
 # firmware of this private copy only: make check boots no other guest

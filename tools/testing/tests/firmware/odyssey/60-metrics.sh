@@ -70,7 +70,8 @@ header() {
 }
 # unit MAX: the unit of a column whose largest figure is MAX req/s
 unit() {
-	awk -v m="$1" 'BEGIN { print (m >= 1e9 ? "G" : m >= 1e6 ? "M" : m >= 1e3 ? "k" : "") "req/s" }'
+	awk -v m="$1" 'BEGIN {
+		print (m >= 1e9 ? "G" : m >= 1e6 ? "M" : m >= 1e3 ? "k" : "") "req/s" }'
 }
 # scaled EXPR UNIT: EXPR req/s in UNIT, as the table prints it
 scaled() {
