@@ -483,6 +483,7 @@ struct hw_perf_event {
 	int idx;
 	struct hw_perf_event_extra extra_reg;
 	int state;
+	int flags;
 	local64_t prev_count;
 };
 
@@ -553,6 +554,14 @@ static inline void hrtimer_setup(struct hrtimer *t, enum hrtimer_restart (*fn)(s
 {
 	t->function = fn;
 }
+/* the layer's poll timer: set up, never run by the targets */
+#define CLOCK_MONOTONIC		1
+typedef s64 ktime_t;
+static inline ktime_t ns_to_ktime(u64 ns) { return (ktime_t)ns; }
+static inline u64 hrtimer_forward_now(struct hrtimer *t, ktime_t i) { return 1; }
+static inline bool hrtimer_active(const struct hrtimer *t) { return false; }
+static inline void hrtimer_start(struct hrtimer *t, ktime_t i, enum hrtimer_mode m) { }
+static inline int hrtimer_cancel(struct hrtimer *t) { return 0; }
 
 /* each target's test of one input (LLVMFuzzerTestOneInput() calls it) */
 int fuzz_one(const u8 *data, size_t size);
