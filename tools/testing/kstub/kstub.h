@@ -554,6 +554,7 @@ static inline void hrtimer_setup(struct hrtimer *t, enum hrtimer_restart (*fn)(s
 {
 	t->function = fn;
 }
+
 /* the layer's poll timer: set up, never run by the targets */
 #define CLOCK_MONOTONIC		1
 typedef s64 ktime_t;
