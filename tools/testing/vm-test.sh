@@ -6,7 +6,7 @@
 # Usage: vm-test.sh [--firmware FIRMWARE] [--extra DIR] [--no-summary]
 #                   [--only GLOB] [--demo] [--arch x86_64|arm64]
 #                   [--kernel-tree DIR] [--timeout-scale N] [--bench]
-#                   [--kernel SERIES]
+#                   [--kernel SERIES] [--release]
 #   --firmware  the firmware to boot: a directory tools/testing/tests/firmware/<firmware>/
 #               with its topology.topo, tests and boot settings (firmware.conf,
 #               lib/fwconf.sh)
@@ -23,6 +23,11 @@
 #               6.1, the installed headers' version) with the modules built
 #               against the tree check/kdir.sh prepares for it (same config,
 #               Module.symvers and release as Debian's image)
+#   --release   the guest's perf (and its libraries) is that of the Debian
+#               release of SERIES (check/release.sh: 5.10 bullseye, 6.12
+#               trixie, 7.3 trixie-backports), not Debian 12's; the boot
+#               runs the release suite only: the tests whose head says
+#               "# release: WHY" (make check's release boots, vm-all.sh)
 #   --timeout-scale  multiply the guest test and the QEMU timeouts by N (slow kernels)
 #   --bench     make bench: only the benches (87-*), with the MMIO bench's
 #               timing part (tests/lib/bench.conf BENCH_TIMING=1) and the
@@ -66,6 +71,7 @@ runargs=()
 ktree=
 tscale=1
 series=6.1
+release=0
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -78,6 +84,7 @@ while [ $# -gt 0 ]; do
 	--no-summary)	runargs+=(--no-summary); shift ;;
 	--kernel-tree)	ktree=$2; shift 2 ;;
 	--kernel)	series=$2; shift 2 ;;
+	--release)	release=1; shift ;;
 	--timeout-scale) tscale=$2; shift 2 ;;
 	*)		echo "vm-test.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -104,6 +111,16 @@ if ! "$HERE/check/kdir.sh" --list | grep -qxF -- "$series"; then
 fi
 [ -z "$ktree" ] || [ "$series" = 6.1 ] ||
 	{ echo "vm-test.sh: --kernel-tree and --kernel exclude each other" >&2; exit 2; }
+userland=()
+if [ $release = 1 ]; then
+	[ -z "$ktree" ] && [ "$series" != 6.1 ] || {
+		echo "vm-test.sh: --release needs --kernel of a series other than 6.1" \
+		     "(6.1 boots with Debian 12's perf already)" >&2
+		exit 2
+	}
+	ul=$("$HERE/check/release.sh" "$series" "$arch") || exit 1
+	userland=(--userland "$ul")
+fi
 covdir=${UNCORE_COVERAGE_DIR:-}
 gcov=()
 if [ -n "$covdir" ]; then
@@ -278,6 +295,11 @@ else
 		case ${t##*/} in
 		*-*-bench.sh) [ $bench = 1 ] || continue ;;
 		esac
+		# "# release: WHY": the test is in the release suite, which
+		# a --release boot runs alone (with the simulator's check)
+		if [ $release = 1 ] && ! head -n 10 "$t" | grep -q '^# release:'; then
+			continue
+		fi
 		# "# arch-neutral: WHY": what the test checks is the same on
 		# either guest. make check runs the default suite once, split
 		# between its two default boots (UNCORE_VM_SPLIT): the
@@ -311,6 +333,8 @@ else
 		case ${t##*/} in
 		*-bench*.sh) [ $bench = 1 ] || continue ;;
 		esac
+		# not in the release suite: the twins compare drivers, not perfs
+		[ $release = 0 ] || continue
 		if [ "${UNCORE_VM_SPLIT:-}" = neutral ]; then
 			echo "# vm-test: left out ${t##*/}: run in the arm64 default boot"
 			continue
@@ -431,7 +455,7 @@ bootmods=()
 [ "$arch" != arm64 ] || bootmods=(--boot-modules "$(dirname "$(dirname "$kernel")")/modules")
 "$HERE/vm/initramfs.sh" "$BUILD/initrd.gz" --arch "$arch" --modules "$BUILD/modules" \
 	--order "$order" "${tests[@]}" ${files[@]+"${files[@]}"} "${tmo[@]}" \
-	${bootmods[@]+"${bootmods[@]}"} >&2
+	${bootmods[@]+"${bootmods[@]}"} ${userland[@]+"${userland[@]}"} >&2
 
 # where a boot's time goes before QEMU: whoever trims make check reads it
 echo "# vm-test: $arch/$firmware: modules built in $t_build s," \

@@ -4,14 +4,17 @@
 # perf with its libraries, the project's modules and the tests; see README.md.
 #   initramfs.sh OUT.cpio.gz [--modules DIR] [--order "mod1 mod2 ..."]
 #                [--tests DIR]... [--extra-files DIR] [--test-timeout SEC]
-#                [--arch x86_64|arm64] [--boot-modules DIR]
+#                [--arch x86_64|arm64] [--boot-modules DIR] [--userland DIR]
+#   --userland  take perf and its libraries from DIR (check/release.sh: a
+#               Debian release's perf unpacked) instead of the host's
+#               (x86_64) or Debian 12's arm64 packages (check/arm64.sh)
 set -euo pipefail
 
 # shellcheck source=../lib/host.sh
 . "$(dirname "$0")/../lib/host.sh"
-usage() { sed -n '5,6s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '5,9s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-out='' moddir='' order='' extra='' tmo=600 tests=() arch=x86_64 kmods=''
+out='' moddir='' order='' extra='' tmo=600 tests=() arch=x86_64 kmods='' ul=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--modules) moddir=$2; shift 2 ;;
@@ -21,6 +24,7 @@ while [ $# -gt 0 ]; do
 	--test-timeout) tmo=$2; shift 2 ;;
 	--arch) arch=$2; shift 2 ;;
 	--boot-modules) kmods=$2; shift 2 ;;
+	--userland) ul=$2; shift 2 ;;
 	-h|--help) usage ;;
 	-*) die "unknown option $1" ;;
 	*) [ -z "$out" ] || usage; out=$1; shift ;;
@@ -37,22 +41,39 @@ need() { # command package
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$2" >&2 ||
 		die "cannot install $2"
 }
-# The guest's userland: the host's on x86_64; Debian's arm64 packages
-# unpacked under $sys (check/arm64.sh rootfs) on arm64, where ldd cannot
-# help and libraries are found from the ELF NEEDED entries instead.
+# The guest's userland: the host's busybox and perf on x86_64; Debian's
+# arm64 packages unpacked under check/arm64.sh's root on arm64. With
+# --userland, perf and its libraries come from that root instead (the
+# busybox stays). $sys is where perf and its libraries are, empty for the
+# host; outside the host, ldd cannot help (a foreign architecture, or
+# another release's C library) and libraries are found from the ELF NEEDED
+# entries instead.
 sys=
+case $arch in
+x86_64)	tri=x86_64-linux-gnu ;;
+arm64)	tri=aarch64-linux-gnu ;;
+esac
 if [ "$arch" = arm64 ]; then
 	sys=$("$(dirname "$0")/../check/arm64.sh" rootfs) || die "no arm64 userland"
 	bb=$sys/bin/busybox
-	perf=$sys/usr/bin/perf
-	[ -f "$bb" ] && [ -f "$perf" ] || die "no busybox or perf in $sys"
+	[ -f "$bb" ] || die "no busybox in $sys"
 else
 	need busybox busybox-static
-	need perf linux-perf
 	bb=$(command -v busybox)
 	if ldd "$bb" >/dev/null 2>&1; then
 		die "$bb is not a static busybox (install busybox-static)"
 	fi
+fi
+if [ -n "$ul" ]; then
+	[ -d "$ul" ] || die "no userland directory $ul"
+	sys=$(cd "$ul" && pwd)
+fi
+if [ -n "$sys" ]; then
+	perf=$sys/usr/bin/perf
+	[ -e "$perf" ] || perf=$(printf '%s\n' "$sys"/usr/bin/perf_[0-9]* | sort -V | tail -n 1)
+	[ -f "$perf" ] || die "no perf in $sys"
+else
+	need perf linux-perf
 	# /usr/bin/perf may be a wrapper script exec'ing /usr/bin/perf_<version>.
 	perf=$(readlink -f "$(command -v perf)")
 fi
@@ -81,7 +102,7 @@ libs_of()
 			case $want in *" $lib "*) continue ;; esac
 			want="$want$lib "
 			found=
-			for d in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib; do
+			for d in /lib/$tri /usr/lib/$tri /lib /usr/lib; do
 				[ -e "$sys$d/$lib" ] && found=$d/$lib && break
 			done
 			[ -n "$found" ] || die "no $lib (needed by perf) under $sys"
@@ -99,7 +120,7 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,lib/modules-tes
 
 # GNU cpio for a foreign busybox, which cannot run here
 cpio=("$bb" cpio)
-[ -z "$sys" ] || cpio=(cpio --quiet)
+[ "$arch" = x86_64 ] || cpio=(cpio --quiet)
 
 # The userland (busybox, perf, its libraries and tests) is the bulk of the
 # image and the same for every boot of an architecture: one gzip'd cpio
@@ -121,7 +142,7 @@ if [ ! -s "$base" ]; then
 	cp "$bb" "$ub/bin/busybox"
 	# A foreign busybox cannot list its applets here: /init installs them.
 	applets=bin/sh
-	[ -n "$sys" ] || applets=$("$bb" --list-full)
+	[ "$arch" != x86_64 ] || applets=$("$bb" --list-full)
 	for a in $applets; do
 		[ -e "$ub/$a" ] || { mkdir -p "$ub/$(dirname "$a")"; ln -s /bin/busybox "$ub/$a"; }
 	done
