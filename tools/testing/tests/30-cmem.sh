@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# release: the family's ABI, its guide's examples and refused input, with each release's perf
 #
 # Tegra410 CMEM latency PMU, end to end: sysfs, sums over instances and
 # memory controllers, the documented group and latency formula, exact counts

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# release: the family's ABI, its guide's examples and refused input, with each release's perf
 #
 # Tegra410 C2C PMUs (NVLink-C2C with two GPUs, NV-CLink to the other SoC,
 # NV-DLink to CXL memory) on the default firmware: sysfs per peer type,

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# release: the family's ABI, its guide's examples and refused input, with each release's perf
 #
 # Tegra410 UCF PMU (CoreSight PMU from the APMT): sysfs, the documented
 # example commands verbatim, every source/destination filter alone and

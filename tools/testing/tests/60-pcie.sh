@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# release: the family's ABI, its guide's examples and refused input, with each release's perf
 #
 # Tegra410 PCIE PMU: names from the socket and the RC's instance_id, the
 # documented examples verbatim, root-port, BDF and destination filters and

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# release: the family's ABI, its guide's examples and refused input, with each release's perf
 #
 # Tegra410 PCIE-TGT PMU: the documented examples verbatim, root-port mask
 # (BAR traffic only), address-range slots shared by equal ranges and

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # arch-neutral: the tool is awk over perf's output, the same on both guests
+# release: uncore-metrics parses the output of the perf it runs with
 #
 # tools/uncore-metrics/uncore-metrics in the guest, against the simulator:
 # known traffic is injected while the tool's perf counts one interval, and

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# release: a group read through each release's perf
 #
 # Group reads are one snapshot: perf reads a group inside a read
 # transaction, during which the PMU is frozen (CSPMU PMCR.E, CMEM CTRL,

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # arch-neutral: every alias opens through the same perf and sysfs on both guests
+# release: every alias, as each release's perf lists and opens it
 #
 # Every events/ alias of every PMU of ours opens and counts system-wide, and
 # perf's own "perf all PMU test" passes. perf's test runs without -a, which
@@ -21,6 +22,9 @@ done
 [ -f "$TESTLIB/suite.conf" ] && . "$TESTLIB/suite.conf"
 if [ "${PERF_ALL_PMU_TEST:-1}" = 0 ]; then
 	echo "# perf test \"perf all PMU test\": not in this boot (PERF_ALL_PMU_TEST=0)"
+elif ! perf test list 2>&1 | grep -q 'perf all PMU test'; then
+	# perf 5.10 (Debian 11) has no such test: the loop below is all
+	echo "# perf test \"perf all PMU test\": $(perf --version) has none"
 else
 	out=$(perf test -v "perf all PMU test" 2>&1)
 	case "$out" in

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # arch-neutral: permissions and sysfs modes, the same on both guests
+# release: what an unprivileged user of each release's perf is refused
 #
 # Privilege: with perf_event_paranoid at 2 an unprivileged user opens none
 # of our events (the kernel's EACCES; perf says why with -v); our sysfs
