@@ -231,6 +231,22 @@ def parse_events(where, text, drivers):
     for m in EV_RE.finditer(text):
         drvname, var = find_pmu(m.group(1))
         if not drvname:
+            # a PMU name without its instance suffix, which perf expands
+            # to the instances ("PMU names and wildcards by perf version"
+            # of the Tegra410 guide): checked as its first instance,
+            # unless its terms are a placeholder
+            # (nvidia_pcie_pmu/.../ names Grace's PCIE PMUs and, for
+            # perf 5.10, Tegra410's RCs too: the first that has the event)
+            first = m.group(2).split(',')[0]
+            if re.fullmatch(r'<\w+>|\.\.\.', m.group(2)) and find_pmu(m.group(1) + '_0')[0]:
+                continue
+            for probe in ('_0', '_0_rc_0'):
+                drvname, var = find_pmu(m.group(1) + probe)
+                drv = drivers.get(drvname)
+                if drv and ('=' in first or
+                            first in drv.visible_events(drv.eval(var))):
+                    break
+        if not drvname:
             if m.group(1).startswith(('nvidia_', 'mrvl_')):
                 err('%s: %s: no driver registers a PMU named like this'
                     % (where, m.group(0)))
