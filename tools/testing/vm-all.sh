@@ -136,6 +136,8 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 			echo "vm-all: preparing the $s release guest failed;" \
 			     "its boot will say why" >&2
 	done
+	"$HERE/check/release.sh" "$NEWEST" arm64 >/dev/null ||
+		echo "vm-all: preparing the arm64 guest's perf failed; its boot will say why" >&2
 fi
 
 times >"$TMP/cpu"
@@ -148,6 +150,9 @@ run_job() {
 
 	read -r arch firmware series mode <<<"$2"
 	[ "${mode:-}" != release ] || rel=(--release)
+	# the arm64 default boot runs the newest release's own perf
+	[ "$arch $firmware $series ${mode:-} ${VMARGS_S:-}" != "arm64 default $NEWEST  " ] ||
+		rel=(--release-perf)
 	local t0=$SECONDS
 
 	for slot in $(seq 1 "$JOBS"); do
@@ -202,7 +207,7 @@ run_job() {
 export -f vm_time
 export -f run_job
 VMARGS_S=${VMARGS[*]-}
-export HERE REPO JOBS TMP BUILDPFX VMARGS_S
+export HERE REPO JOBS TMP BUILDPFX VMARGS_S NEWEST
 
 for i in "${!jobs[@]}"; do
 	printf '%s\t%s\n' "$i" "${jobs[$i]}"

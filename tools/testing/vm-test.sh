@@ -6,7 +6,7 @@
 # Usage: vm-test.sh [--firmware FIRMWARE] [--extra DIR] [--no-summary]
 #                   [--only GLOB] [--demo] [--arch x86_64|arm64]
 #                   [--kernel-tree DIR] [--timeout-scale N] [--bench]
-#                   [--kernel SERIES] [--release]
+#                   [--kernel SERIES] [--release | --release-perf]
 #   --firmware  the firmware to boot: a directory tools/testing/tests/firmware/<firmware>/
 #               with its topology.topo, tests and boot settings (firmware.conf,
 #               lib/fwconf.sh)
@@ -28,6 +28,8 @@
 #               trixie, 7.3 trixie-backports), not Debian 12's; the boot
 #               runs the release suite only: the tests whose head says
 #               "# release: WHY" (make check's release boots, vm-all.sh)
+#   --release-perf  the same perf, with the whole suite (make check's
+#               arm64 default boot)
 #   --timeout-scale  multiply the guest test and the QEMU timeouts by N (slow kernels)
 #   --bench     make bench: only the benches (87-*), with the MMIO bench's
 #               timing part (tests/lib/bench.conf BENCH_TIMING=1) and the
@@ -72,6 +74,7 @@ ktree=
 tscale=1
 series=6.1
 release=0
+relperf=0
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -84,7 +87,8 @@ while [ $# -gt 0 ]; do
 	--no-summary)	runargs+=(--no-summary); shift ;;
 	--kernel-tree)	ktree=$2; shift 2 ;;
 	--kernel)	series=$2; shift 2 ;;
-	--release)	release=1; shift ;;
+	--release)	release=1; relperf=1; shift ;;
+	--release-perf)	relperf=1; shift ;;
 	--timeout-scale) tscale=$2; shift 2 ;;
 	*)		echo "vm-test.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -112,7 +116,7 @@ fi
 [ -z "$ktree" ] || [ "$series" = 6.1 ] ||
 	{ echo "vm-test.sh: --kernel-tree and --kernel exclude each other" >&2; exit 2; }
 userland=()
-if [ $release = 1 ]; then
+if [ $relperf = 1 ]; then
 	[ -z "$ktree" ] && [ "$series" != 6.1 ] || {
 		echo "vm-test.sh: --release needs --kernel of a series other than 6.1" \
 		     "(6.1 boots with Debian 12's perf already)" >&2

@@ -131,7 +131,7 @@ check_eq "nvlink_c2c refuses gpu_mask bit 2" "errno 22 EINVAL" "$($PERF_OPEN -1 
 check_eq "nvlink_c2c accepts gpu_mask 0x3" ok "$($PERF_OPEN -1 3 "$T" 2)"
 check_eq "nvclink accepts out_rd_req" ok "$($PERF_OPEN "$TCL" 6)"
 c=$(stat_count "$CL0/event=0x3/" true)
-check_eq "perf stat of a hidden event is <not supported>" "<not supported>" "$c"
+check_eq "perf stat of a hidden event is $NOTSUP" "$NOTSUP" "$c"
 
 # ---- exact across rescheduling: counters restart at 0 on every enable ----
 set -- $(overlap_sessions $IN "$N0/out_rd_req/" 'event=out_rd_req value=3 instance=1' \

@@ -105,8 +105,17 @@ inject() {
 # <not supported>).
 stat_count() {
 	perf stat -a -x';' -e "$1" -- sh -c "$2" 2>&1 >/dev/null |
-		awk -F';' -v e="$1" '$3 == e { print $1 }'
+		awk -F';' -v e="$1" '$3 == e { print $1; f = 1 } /^No supported events found/ { n = $0 }
+			END { if (!f && n != "") print n }'
 }
+
+# NOTSUP: what perf says of an event the kernel refused, when it was the
+# only one: a "<not supported>" row, but perf 7.3 prints no row, only
+# "Error:" and this line (and exits 1)
+NOTSUP="<not supported>"
+case $PERF_VERSION in
+7.*)	NOTSUP="No supported events found." ;;
+esac
 
 # sim_stat DEV KEY: a counter from the simulator's stats file
 sim_stat() {
