@@ -102,28 +102,26 @@ check_eq "perf $PV: bare cycles -I 100: our PMUs over the intervals" \
 		END { printf "ours=%d\n", o }')"
 
 # Does bare cycles take a counter from another user? UCF has one cycle
-# counter. Session A counts $U/cycles/ for 2.5 s; bare cycles runs 1 s of
+# counter. Session A counts $U/cycles/; bare cycles runs for part of
 # it. With perf 7.3 both want that counter, so perf rotates them: A
 # counts only part of the time and prints a scaled estimate (its
 # running share under 100%). Pinned (modifier "D"), A keeps the counter and
 # every count, whatever runs beside it.
 U=nvidia_ucf_pmu_0
-# beside MOD: A's "count running%" with bare cycles beside it
+# beside MOD: A's "count running%" with bare cycles beside it. A's
+# command runs the rest, so nothing depends on how long a perf takes to
+# start: 100 cycles, then bare cycles for 1.2 s with 7 cycles in it, then
+# 1000 once bare cycles ended.
+cat > /tmp/beside.sh <<SH
+echo event=cycles value=100 > $UNCORE_SIM/$U/inject
+perf stat -a -x';' -e cycles -- sleep 1.2 >/dev/null 2>&1 &
+sleep 0.6
+echo event=cycles value=7 > $UNCORE_SIM/$U/inject
+wait
+echo event=cycles value=1000 > $UNCORE_SIM/$U/inject
+SH
 beside() {
-	perf stat -a -x';' -o /tmp/cyc_a -e "$U/cycles/$1" -- sh -c \
-		"echo event=cycles value=100 > $UNCORE_SIM/$U/inject; sleep 2.5;
-		 echo event=cycles value=1000 > $UNCORE_SIM/$U/inject" &
-	_bp=$!
-	sleep 0.5
-	# the traffic from here: a perf whose events all failed to open
-	# (the CPU's cycles on a guest without a CPU PMU) never starts its
-	# command
-	perf stat -a -x';' -e cycles -- sleep 1.2 2>/dev/null >/dev/null &
-	_bc=$!
-	sleep 0.6
-	echo event=cycles value=7 > $UNCORE_SIM/$U/inject
-	wait $_bc
-	wait $_bp
+	perf stat -a -x';' -o /tmp/cyc_a -e "$U/cycles/$1" -- sh /tmp/beside.sh
 	awk -F';' -v e="$U/cycles/" 'index($3, e) == 1 {
 		printf "%s %s\n", $1, ($5 + 0 == 100 ? "all" : "part") }' /tmp/cyc_a
 }

@@ -15,6 +15,15 @@ sysfs=0
 for p in $(ls $EV | grep -E '^(mrvl_pcie_rc_pmu_|nvidia_)'); do
 	sysfs=$((sysfs + $(ls "$EV/$p/events" | wc -l)))
 done
+# perf 7.3 lists an alias once for all instances of a PMU, by the name
+# without its instance suffix (mrvl_pcie_rc_pmu/ib_tlp_npr/,
+# nvidia_pcie_pmu_0_rc/rd_bytes/); earlier perfs once per PMU
+listed=$sysfs
+if [ "$PERF_VERSION" = 7.3 ]; then
+	listed=$(for p in $(ls $EV | grep -E '^(mrvl_pcie_rc_pmu_|nvidia_)'); do
+			ls "$EV/$p/events" | sed "s|^|${p%_*}/|"
+		done | sort -u | wc -l)
+fi
 
 # make check leaves perf's own test to make vm-test (vm-all.sh): without
 # -a it cannot fail for our PMUs, and beside the other boots it costs
@@ -52,7 +61,7 @@ pmu=""
 n=0
 for e in $(perf list --raw-dump pmu 2>/dev/null) END/; do
 	case "$e" in
-	mrvl_pcie_rc_pmu_* | nvidia_* | END/) ;;
+	mrvl_pcie_rc_pmu_* | mrvl_pcie_rc_pmu/* | nvidia_* | END/) ;;
 	*) continue ;;
 	esac
 	if [ -n "$batch" ] && { [ "${e%%/*}" != "$pmu" ] || [ $n = 8 ]; }; then
@@ -67,11 +76,11 @@ for e in $(perf list --raw-dump pmu 2>/dev/null) END/; do
 	m=$((m + 1))
 done
 check_eq "perf list events of our PMUs count with -a ($m events)" "" "$bad"
-check_eq "perf list names every events/ alias of our PMUs" "$sysfs" "$m"
-if [ "$m" -ge 260 ]; then
-	ok "events covered: $m"
+check_eq "perf $PERF_VERSION lists every events/ alias of our PMUs" "$listed" "$m"
+if [ "$sysfs" -ge 260 ]; then
+	ok "events covered: $sysfs in sysfs"
 else
-	not_ok "events covered" "only $m"
+	not_ok "events covered" "only $sysfs in sysfs"
 fi
 
 done_testing

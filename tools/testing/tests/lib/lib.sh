@@ -105,7 +105,8 @@ inject() {
 # <not supported>).
 stat_count() {
 	perf stat -a -x';' -e "$1" -- sh -c "$2" 2>&1 >/dev/null |
-		awk -F';' -v e="$1" '$3 == e { print $1; f = 1 } /^No supported events found/ { n = $0 }
+		awk -F';' -v e="$1" '$3 == e { print $1; f = 1 }
+			/^No supported events found/ { n = $0 }
 			END { if (!f && n != "") print n }'
 }
 
