@@ -996,7 +996,8 @@ metrics_cases()
 	done
 	p=nvidia_cmem_latency_pmu_0
 	cmd="$cmd}' -e '{$p/event=0x1,name=$p.rd_req/,$p/event=0x2,name=$p.rd_cum_outs/"
-	cmd="$cmd,$p/event=0x0,name=$p.cycles/}' -- sleep 1"
+	cmd="$cmd,$p/event=0x0,name=$p.cycles/}'"
+	cmd="$cmd -- sh -c '\"\$@\"; s=\$?; sleep 0.3; exit \$s' sh sleep 1"
 	mx_eq "$s: --dry-run with families, socket, interval, count, command" "0:$cmd" \
 		"$ST:$(cat "$W/out")"
 	mx_run "$s" --dry-run -f grace-pcie,cnvlink
