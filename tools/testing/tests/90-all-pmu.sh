@@ -15,11 +15,11 @@ sysfs=0
 for p in $(ls $EV | grep -E '^(mrvl_pcie_rc_pmu_|nvidia_)'); do
 	sysfs=$((sysfs + $(ls "$EV/$p/events" | wc -l)))
 done
-# perf 7.3 lists an alias once for all instances of a PMU, by the name
-# without its instance suffix (mrvl_pcie_rc_pmu/ib_tlp_npr/,
-# nvidia_pcie_pmu_0_rc/rd_bytes/); earlier perfs once per PMU
+# perf 6.12 and 7.3 list an alias once for all instances of a PMU, by
+# the name without its instance suffix (mrvl_pcie_rc_pmu/ib_tlp_npr/,
+# nvidia_pcie_pmu_0_rc/rd_bytes/); 5.10 and 6.1 once per PMU
 listed=$sysfs
-if [ "$PERF_VERSION" = 7.3 ]; then
+if [ "$PERF_VERSION" = 6.12 ] || [ "$PERF_VERSION" = 7.3 ]; then
 	listed=$(for p in $(ls $EV | grep -E '^(mrvl_pcie_rc_pmu_|nvidia_)'); do
 			ls "$EV/$p/events" | sed "s|^|${p%_*}/|"
 		done | sort -u | wc -l)
