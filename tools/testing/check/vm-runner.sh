@@ -216,13 +216,14 @@ expect no-end 1 --boot-stall 3
 
 # A report mid-run: its line and the kernel lines after it (where the
 # faulting address and the stack are) go to the output, the guest's own
-# lines do not, and the report counts as one failure.
+# lines do not, and the report counts as one failure. An int3 in a module
+# is not TCG's text patching: no new boot.
 script report <<'EOF'
 console uncore-vm: 6.1.0, 4 cpus
 result @@ start insmod uncore_pmu
 result ok 1 - init: insmod uncore_pmu
 console [   12.000000] Oops: int3: 0000 [#1] SMP NOPTI
-console [   12.000001] RIP: 0010:some_function+0x1/0x10
+console [   12.000001] RIP: 0010:some_function+0x1/0x10 [uncore_pmu]
 console guest output without a timestamp
 console [   12.000002] Call Trace:
 console [   12.000003]  <TASK>
@@ -231,12 +232,61 @@ exit
 EOF
 printf '%s\n' 'ok 1 - init: insmod uncore_pmu' \
 	'# console: [   12.000000] Oops: int3: 0000 [#1] SMP NOPTI' \
-	'# console: [   12.000001] RIP: 0010:some_function+0x1/0x10' \
+	'# console: [   12.000001] RIP: 0010:some_function+0x1/0x10 [uncore_pmu]' \
 	'# console: [   12.000002] Call Trace:' \
 	'# console: [   12.000003]  <TASK>' \
 	"# console: 1 kernel problem report(s); full log: $TMP/report/console.log" \
 	'1 passed, 1 failed' >"$TMP/report/expect"
 expect report 1 --boot-stall 3
+
+# int3_boot: a guest that reports, then oopses on an int3 in the core
+# kernel (TCG's text patching) and goes on
+int3_boot='console uncore-vm: 6.1.0, 4 cpus
+result @@ start insmod uncore_pmu
+result ok 1 - init: insmod uncore_pmu
+sleep 2
+console [   12.000000] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI
+console [   12.000001] RIP: 0010:__schedule+0x1/0x10
+hang'
+# int3_line BOOT: run.sh's line for that boot of case $name
+int3_line()
+{
+	printf '# vm: boot %s oopsed on an int3 in the core kernel' "$1"
+	printf ' (RIP 0010:__schedule+0x1/0x10; console in %s.stall%s):' \
+		"$TMP/$name/console.log" "$1"
+	printf " TCG's cross-vCPU text patching, not ours\n"
+}
+
+# An int3 in the core kernel after init reported: that boot is ended at
+# once and the guest booted again; only the second boot's results count.
+script int3-once 1 <<<"$int3_boot"
+script int3-once <<<"$ok_boot"
+name=int3-once
+{
+	echo 'ok 1 - init: insmod uncore_pmu'
+	int3_line 1
+	echo '# vm: booting the guest again; the results above are discarded'
+	echo 'ok 1 - init: insmod uncore_pmu'
+	echo '1 passed, 0 failed'
+} >"$TMP/$name/expect"
+expect int3-once 0 --boot-stall 30 --timeout 20
+
+# The same twice: the run fails, with the second boot's report.
+script int3-twice <<<"$int3_boot"
+name=int3-twice
+{
+	echo 'ok 1 - init: insmod uncore_pmu'
+	int3_line 1
+	echo '# vm: booting the guest again; the results above are discarded'
+	echo 'ok 1 - init: insmod uncore_pmu'
+	int3_line 2
+	echo 'not ok - vm: the kernel failed twice, the second time on an int3 in the core kernel'
+	echo '# console: [   12.000000] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI'
+	echo '# console: [   12.000001] RIP: 0010:__schedule+0x1/0x10'
+	echo "# console: 1 kernel problem report(s); full log: $TMP/$name/console.log"
+	echo '1 passed, 2 failed'
+} >"$TMP/$name/expect"
+expect int3-twice 1 --boot-stall 30 --timeout 20
 
 echo "vm-runner: $cases cases, $bad failed"
 [ "$bad" -eq 0 ]
