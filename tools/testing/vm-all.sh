@@ -73,7 +73,7 @@ vm_time() {
 # Longest first, so the workers end close together: "ARCH FIRMWARE SERIES".
 NEWEST=$("$HERE/check/kdir.sh" --list | tail -n 1)
 # the series of the release boots (Debian 12's 6.1 is every other boot's)
-RELEASES="5.10 $NEWEST"
+RELEASES="5.10 6.12 $NEWEST"
 jobs=()
 if [ ${#VMARGS[@]} -eq 0 ]; then
 	jobs+=("arm64 default $NEWEST" "x86_64 default $NEWEST")
@@ -81,13 +81,12 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 	jobs+=("x86_64 operator 6.1")
 	# Each Debian release as its operators run it: its kernel with its
 	# own perf (check/release.sh), the release suite only (the tests
-	# marked "# release:"); Debian 12 is the boots above.
-	# 6.12 is left out for now: its boot under TCG once oopsed on an
-	# int3 in __schedule while perf toggled the scheduler's perf static
-	# key (text patching across vCPUs), not in our code;
-	# "vm-test.sh --kernel 6.12 --release" runs it.
+	# marked "# release:"); Debian 12 is the boots above. Each with the
+	# default firmware, and with the odyssey one for its DDR PMUs, whose
+	# hex suffixes with a letter are the wildcard table's rows of their
+	# own (a minute's boot).
 	for s in $RELEASES; do
-		jobs+=("x86_64 default $s release")
+		jobs+=("x86_64 default $s release" "x86_64 odyssey $s release")
 	done
 else
 	jobs+=("x86_64 default 6.1")

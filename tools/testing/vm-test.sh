@@ -7,6 +7,7 @@
 #                   [--only GLOB] [--demo] [--arch x86_64|arm64]
 #                   [--kernel-tree DIR] [--timeout-scale N] [--bench]
 #                   [--kernel SERIES] [--release | --release-perf]
+#                   [--tcg-single]
 #   --firmware  the firmware to boot: a directory tools/testing/tests/firmware/<firmware>/
 #               with its topology.topo, tests and boot settings (firmware.conf,
 #               lib/fwconf.sh)
@@ -30,6 +31,7 @@
 #               "# release: WHY" (make check's release boots, vm-all.sh)
 #   --release-perf  the same perf, with the whole suite (make check's
 #               arm64 default boot)
+#   --tcg-single  run every vCPU in one host thread (vm/run.sh)
 #   --timeout-scale  multiply the guest test and the QEMU timeouts by N (slow kernels)
 #   --bench     make bench: only the benches (87-*), with the MMIO bench's
 #               timing part (tests/lib/bench.conf BENCH_TIMING=1) and the
@@ -89,6 +91,7 @@ while [ $# -gt 0 ]; do
 	--kernel)	series=$2; shift 2 ;;
 	--release)	release=1; relperf=1; shift ;;
 	--release-perf)	relperf=1; shift ;;
+	--tcg-single)	runargs+=(--tcg-single); shift ;;
 	--timeout-scale) tscale=$2; shift 2 ;;
 	*)		echo "vm-test.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -261,8 +264,11 @@ tdir=$HERE/tests
 # Coverage boots are x86 only (the gcov kernel is an x86 one): there an
 # arm64-only firmware boots on x86, its tests being the same; only what it
 # compares with mainline's arm64-only drivers (the twins) stays on arm64.
+# So do release boots (--release): the release suite asks what each
+# release's perf makes of the PMUs, which the guest's architecture does
+# not change, and make check boots each release on x86.
 if [ -n "$fw_arch" ] && [ "$fw_arch" != "$arch" ] &&
-   ! { [ -n "$covdir" ] && [ "$arch" = x86_64 ]; }; then
+   ! { { [ -n "$covdir" ] || [ $release = 1 ]; } && [ "$arch" = x86_64 ]; }; then
 	echo "vm-test.sh: firmware $firmware runs only on $fw_arch guests" >&2
 	exit 2
 fi
@@ -313,6 +319,13 @@ else
 		# of the CoreSight PMUs build.
 		neutral=0
 		head -n 10 "$t" | grep -q '^# arch-neutral:' && neutral=1
+		# The arm64 boot with a release's perf (--release-perf) is
+		# that release's arm64 boot too: it keeps the arch-neutral
+		# tests of the release suite.
+		if [ "${UNCORE_VM_SPLIT:-}" = arch ] && [ $neutral = 1 ] &&
+		   [ $relperf = 1 ] && head -n 10 "$t" | grep -q '^# release:'; then
+			neutral=0
+		fi
 		if [ "${UNCORE_VM_SPLIT:-}" = arch ] && [ $neutral = 1 ]; then
 			echo "# vm-test: left out ${t##*/}: arch-neutral, run in the" \
 			     "x86 default boot"

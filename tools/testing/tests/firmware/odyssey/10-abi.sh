@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# release: the DDR and LLC-TAD ABI and refused input, under each release's perf
 #
 # Marvell Odyssey DDR and LLC-TAD PMUs: the sysfs ABI byte for byte as
 # mainline's drivers show it (hw/marvell-odyssey-ddr-tad.md 2.1, 2.2, 3.1,
@@ -106,9 +107,9 @@ check_eq "$D0: a group of 8 programmable and 3 free-running events opens" 0 "$ou
 
 # perf tool paths
 c=$(stat_count "$D0/event=0x1c/" "true")
-check_eq "$D0: perf stat event=0x1c is <not supported>" "<not supported>" "$c"
+check_eq "$D0: perf stat event=0x1c is $NOTSUP" "$NOTSUP" "$c"
 c=$(stat_count "$T/event=0x0/" "true")
-check_eq "$T: perf stat event=0x0 is <not supported>" "<not supported>" "$c"
+check_eq "$T: perf stat event=0x0 is $NOTSUP" "$NOTSUP" "$c"
 check_fail "$D0: perf record is refused" \
 	perf record -a -e "$D0/ddr_cam_read/" -o /tmp/ddr.data -- true
 check_fail "$T: perf record is refused" perf record -a -e "$T/tad_hit_any/" -o /tmp/tad.data -- true

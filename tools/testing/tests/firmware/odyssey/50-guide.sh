@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# release: the Odyssey DDR and LLC-TAD guides' examples, verbatim, with each release's perf
 #
 # The examples of the Odyssey admin guides
 # (Documentation/admin-guide/perf/mrvl-odyssey-ddr-pmu.rst and
