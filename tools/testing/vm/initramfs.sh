@@ -218,6 +218,10 @@ mount -t proc none /proc
 mount -t sysfs none /sys
 mount -t debugfs none /sys/kernel/debug
 mount -t tmpfs none /tmp
+# the CPUs the kernel left offline at boot (vm/run.sh's maxcpus=1 on x86)
+for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+	[ "$(cat "$c")" = 1 ] || echo 1 >"$c" || echo "uncore-vm: cannot online ${c%/online}"
+done
 . /etc/uncore-vm.conf
 export UNCORE_SIM=/sys/kernel/debug/uncore_sim HOME=/tmp
 for m in $BOOT_MODULES; do
