@@ -220,30 +220,48 @@ guide_run() {
 	*" -I "*)
 		sh -c "exec $_cmd" > $G/out 2>&1 </dev/null &
 		_pid=$!
-		# counting once the first interval is out; then two more
-		_w=0
-		while [ "$(grep -c '/[[:space:]]*$' $G/out)" -lt "$_i" ] && [ $_w -lt 100 ]; do
-			sleep 0.1
-			_w=$((_w + 1))
-		done
+		# counting once the first interval is out (perf's start under
+		# TCG can take seconds); then two more
+		if ! guide_rows "$_i" 600; then
+			kill -INT $_pid
+			wait $_pid
+			echo "no interval of perf within 60 s: $(head -n 3 $G/out)"
+			return
+		fi
 		sh $G/load.sh
-		_rows=$(($(grep -c '/[[:space:]]*$' $G/out) + 2 * _i))
-		while [ "$(grep -c '/[[:space:]]*$' $G/out)" -lt "$_rows" ] && [ $_w -lt 200 ]; do
-			sleep 0.1
-			_w=$((_w + 1))
-		done
+		guide_rows $(($(guide_rows) + 2 * _i)) 300 ||
+			echo "(fewer than two intervals after the traffic within 30 s)" > $G/late
 		kill -INT $_pid
 		wait $_pid
 		_got=$(guide_counts 1 < $G/out)
+		[ ! -f $G/late ] || _got="$_got $(cat $G/late)"
 		;;
 	*)	echo "neither a 'sleep N' workload nor -I"; return ;;
 	esac
 	[ -f $G/injected ] || { echo "the traffic was not injected"; return; }
 	if [ "$_got" = "$_want" ]; then
 		echo ok
+	elif [ -f $G/out ]; then
+		echo "expected '$_want', got '$_got' from: $(tr '\n' '|' < $G/out | tr -s ' ')"
 	else
 		echo "expected '$_want', got '$_got'"
 	fi
+}
+
+# guide_rows [N TENTHS]: without arguments, the number of interval rows
+# of an event in $G/out (a timestamp first, the event string last); else
+# wait until there are N, at most TENTHS tenths of a second
+guide_rows() {
+	if [ $# = 0 ]; then
+		grep -cE '^ *[0-9]+\.[0-9]+ .*/[[:space:]]*$' $G/out
+		return
+	fi
+	_w=0
+	while [ "$(guide_rows)" -lt "$1" ]; do
+		[ $_w -lt "$2" ] || return 1
+		sleep 0.1
+		_w=$((_w + 1))
+	done
 }
 
 # guide_check FILE N: FILE (a guide in lib/) has N examples, each counts
