@@ -324,9 +324,10 @@ out:
  * uevents, only when the simulator does. The operator guest boots no
  * -acpitable: udev loads the drivers when this module brings the devices,
  * as it does at boot on the hardware, and they never probe before the
- * backend exists. ACPICA keeps pointing into the table and cannot take it
- * back, so the copy is never freed; a second load of the simulator finds
- * the table loaded and its devices present.
+ * backend exists. It is loaded before apmt='s nodes become devices.
+ * ACPICA keeps pointing into the table and cannot take it back, so the
+ * copy is never freed; a second load of the simulator finds the table
+ * loaded and its devices present.
  */
 static char *ssdt = "";
 module_param(ssdt, charp, 0444);
@@ -1254,18 +1255,22 @@ static int __init sim_init(void)
 		kfree(sim_apmt);
 		goto err_debugfs;
 	}
-	/* Drivers loaded already probe the new devices. */
-	if (sim_apmt)
-		uncore_apmt_add_backend(sim_apmt);
-	/* Last: a table in the namespace cannot be taken back. */
+	/*
+	 * The namespace before the APMT, as firmware has it at boot: a driver
+	 * loaded already probes an APMT node's device the moment it is added,
+	 * and looks up the ACPI device the node names (the Tegra410 PCIE's
+	 * root port). Added the other way round, a node could probe before
+	 * its ACPI device existed, and stay without a PMU.
+	 */
 	ret = sim_load_ssdt();
 	if (ret) {
-		if (sim_apmt)
-			uncore_apmt_remove_backend(sim_apmt);
 		uncore_backend_unregister(&sim_backend);
 		kfree(sim_apmt);
 		goto err_debugfs;
 	}
+	/* Drivers loaded already probe the new devices. */
+	if (sim_apmt)
+		uncore_apmt_add_backend(sim_apmt);
 	pr_info("topology %s: %u devices, %u windows\n", sim_topo->name,
 		sim_topo->nr_devs, sim_map_len);
 	return 0;

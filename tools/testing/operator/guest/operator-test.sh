@@ -100,6 +100,8 @@ boot)
 	done
 	check_fail "nvidia_t410_c2c_pmu was held back (modprobe.blacklist=)" \
 		test -d /sys/module/nvidia_t410_c2c_pmu
+	check_eq "every APMT node found the ACPI device it names" "" \
+		"$(dmesg | grep 'names no ACPI device')"
 	t0=$(cut -d. -f1 /proc/uptime)
 	wait_for 60 test "$(uprop ActiveState)" = active
 	check_eq "$UNIT started by itself" active/running "$(uprop ActiveState)/$(uprop SubState)"
@@ -209,7 +211,18 @@ late)
 	wait_for 60 test "$(uprop Result)" = exec-condition
 	check_eq "at boot the unit was skipped by its condition, not failed" \
 		"inactive exec-condition" "$(uprop ActiveState) $(uprop Result)"
+	# The drivers before the hardware, as /etc/modules-load.d would load
+	# them at boot: each APMT node's device then probes the moment it
+	# appears, and the ACPI device it names (the PCIE's root port) must
+	# be in the namespace by then, as firmware has it on the hardware.
+	# (udev loading them when the hardware appears is the boot scenario.)
+	first="uncore_cspmu nvidia_t410_pcie_pmu"
+	# shellcheck disable=SC2086 # the modules, one word each
+	check_cmd "the drivers load before the hardware: modprobe -a $first" \
+		modprobe -a $first
 	check_cmd "the hardware appears: modprobe uncore_sim" modprobe uncore_sim
+	check_eq "every APMT node found the ACPI device it names" "" \
+		"$(dmesg | grep 'names no ACPI device')"
 	check_cmd "traffic at known rates (the simulator's rate files)" start_rates
 	check_exporter_counts_all "simulator loaded late"
 	# Debian's Prometheus on the exporter's counters (prometheus-test.sh)
