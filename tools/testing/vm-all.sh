@@ -185,8 +185,10 @@ run_job() {
 	# of the newest kernel (vm-test.sh, UNCORE_VM_SPLIT): the
 	# arch-neutral tests on x86, the others on arm64. Both ran
 	# everything before: 9 minutes of a worker, one boot's tests twice.
+	# (The arm64 one has the release's perf, --release-perf, and keeps
+	# the release suite's arch-neutral tests: vm-test.sh.)
 	split=
-	if [ "$firmware" = default ] && [ -z "$VMARGS_S" ] && [ ${#rel[@]} -eq 0 ]; then
+	if [ "$firmware" = default ] && [ -z "$VMARGS_S" ] && [ "${mode:-}" != release ]; then
 		case $arch in
 		arm64)	split=arch ;;
 		*)	split=neutral ;;
