@@ -84,9 +84,13 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 	# marked "# release:"); Debian 12 is the boots above. Each with the
 	# default firmware, and with the odyssey one for its DDR PMUs, whose
 	# hex suffixes with a letter are the wildcard table's rows of their
-	# own (a minute's boot).
+	# own (a minute's boot), and with the grace one for the Tegra241
+	# guide's examples (its arm64 boot below has Debian 12's perf). Both
+	# firmwares boot arm64 otherwise; the release suite asks what perf
+	# makes of the PMUs, which the architecture does not change.
 	for s in $RELEASES; do
-		jobs+=("x86_64 default $s release" "x86_64 odyssey $s release")
+		jobs+=("x86_64 default $s release" "x86_64 odyssey $s release"
+		       "x86_64 grace $s release")
 	done
 else
 	jobs+=("x86_64 default 6.1")

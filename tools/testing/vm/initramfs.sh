@@ -64,9 +64,17 @@ else
 		die "$bb is not a static busybox (install busybox-static)"
 	fi
 fi
+# perf_want: the upstream version of the --userland root's perf package
+# (release.sh lists the .debs it unpacked in .packages), which the guest's
+# "perf --version" must give: the guest runs the release's perf, not
+# another one found first
+perf_want=
 if [ -n "$ul" ]; then
 	[ -d "$ul" ] || die "no userland directory $ul"
 	sys=$(cd "$ul" && pwd)
+	perf_want=$(sed -n 's/^linux-perf\(-[0-9.]*\)\{0,1\}_\([0-9.]*\)[-_].*/\2/p' \
+		"$sys/.packages" 2>/dev/null | head -n 1)
+	[ -n "$perf_want" ] || die "no linux-perf package listed in $sys/.packages"
 fi
 if [ -n "$sys" ]; then
 	perf=$sys/usr/bin/perf
@@ -205,8 +213,8 @@ if [ -n "$extra" ]; then
 	cp -RL --preserve=mode "$extra/." "$root/"
 fi
 
-printf 'MODULES="%s"\nTEST_TIMEOUT=%s\nRESULTS=%s\nBOOT_MODULES="%s"\n' \
-	"$order" "$tmo" "$results" "$boot_mods" >"$root/etc/uncore-vm.conf"
+printf 'MODULES="%s"\nTEST_TIMEOUT=%s\nRESULTS=%s\nBOOT_MODULES="%s"\nPERF_WANT="%s"\n' \
+	"$order" "$tmo" "$results" "$boot_mods" "$perf_want" >"$root/etc/uncore-vm.conf"
 cat >"$root/init" <<'INIT'
 #!/bin/sh
 # Guest init: mount, insmod in order, run the tests, report on ttyS1, power off.
@@ -250,6 +258,15 @@ for m in $MODULES; do
 		say "not ok $n - init: insmod $m$args: $(echo $msg)"
 	fi
 done
+# the perf every test runs; with --userland, the release's
+pv=$(perf --version 2>&1 | head -n 1)
+if [ -z "$PERF_WANT" ]; then
+	say "# init: $pv"
+elif [ "$pv" = "perf version $PERF_WANT" ]; then
+	say "ok $((n + 1)) - init: the release's perf runs: $pv"
+else
+	say "not ok $((n + 1)) - init: the release's perf runs: '$pv', not perf version $PERF_WANT"
+fi
 
 # sim_idle NAME: every test leaves the simulator as it found it, no rate
 # running, no injection armed on a register read and no injection under

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# release: the Tegra241 guide's examples, each event string verbatim, with each release's perf
 #
 # Firmware grace: two Grace (Tegra241) sockets (spec/simulator.md 2.1).
 # The PMUs mainline's nvidia_cspmu registers for this firmware, with its

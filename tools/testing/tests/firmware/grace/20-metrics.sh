@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# release: uncore-metrics on the Grace families, reading each release's perf
 #
 # Firmware grace: tools/uncore-metrics/uncore-metrics on the Grace
 # (Tegra241) PMUs. Each family's PMUs are found and no other family's;
