@@ -218,6 +218,11 @@ guide_run() {
 			guide_counts 0)
 		;;
 	*" -I "*)
+		# made here, not only by the redirection below, which happens
+		# in the child: a guide_rows before it found no file, "[ '' -lt
+		# 2 ]" failed, the wait ended at once and the traffic went in
+		# before perf counted (0 0, seen once in the arm64 boot)
+		: > $G/out
 		sh -c "exec $_cmd" > $G/out 2>&1 </dev/null &
 		_pid=$!
 		# counting once the first interval is out (perf's start under
@@ -253,6 +258,7 @@ guide_run() {
 # wait until there are N, at most TENTHS tenths of a second
 guide_rows() {
 	if [ $# = 0 ]; then
+		[ -f $G/out ] || { echo 0; return; }
 		grep -cE '^ *[0-9]+\.[0-9]+ .*/[[:space:]]*$' $G/out
 		return
 	fi
