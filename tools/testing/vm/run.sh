@@ -142,7 +142,12 @@ else
 	# stat took 1.1 s with and 0.75 s without. The suite tests our
 	# drivers, not the CPU's side channels (the arm64 guest is not
 	# affected: its CPU model needs no KPTI).
-	cmdline="console=ttyS0 cpu0_hotplug panic=-1 oops=panic mitigations=off"
+	# idle=halt: a kernel that idles with MWAIT (Debian's 5.10 does, "using
+	# mwait in idle threads") spins: TCG's MWAIT does not sleep when the
+	# machine has more than one vCPU, so each idle vCPU took a host CPU
+	# (the 5.10 release boot took 19 CPU-minutes of a cold make check,
+	# 6.12's 5). HLT sleeps; the newer kernels idle with it already.
+	cmdline="console=ttyS0 cpu0_hotplug panic=-1 oops=panic mitigations=off idle=halt"
 	# maxcpus=1: the initramfs guest boots on CPU 0 alone and its init
 	# brings the others online first thing. At late_initcall the kernel
 	# flips the sched_clock static keys; a vCPU woken from HLT then ran
