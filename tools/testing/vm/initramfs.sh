@@ -267,6 +267,14 @@ elif [ "$pv" = "perf version $PERF_WANT" ]; then
 else
 	say "not ok $((n + 1)) - init: the release's perf runs: '$pv', not perf version $PERF_WANT"
 fi
+# x86: idle vCPUs halt (vm/run.sh's idle=halt); TCG's MWAIT spins
+if [ "$(uname -m)" = x86_64 ]; then
+	if dmesg | grep -q 'using mwait in idle threads'; then
+		say "not ok - init: the kernel idles with MWAIT, which spins under TCG"
+	else
+		say "ok - init: the kernel does not idle with MWAIT"
+	fi
+fi
 
 # sim_idle NAME: every test leaves the simulator as it found it, no rate
 # running, no injection armed on a register read and no injection under
