@@ -36,16 +36,23 @@ group_run() {
 	done
 	printf '%s\n' "$4" > /tmp/group-read.inj
 	# The injector: shell builtins only (no fork per write), on a CPU other
-	# than the PMU's, so its writes can land between two counter reads.
+	# than the PMU's, so its writes can land between two counter reads;
+	# a short sleep after every 20 writes, so that a guest whose vCPUs
+	# share one host thread (vm/run.sh) runs perf's timer too.
 	cat > /tmp/group-read.sh <<-EOF
 	l=\$(cat /tmp/group-read.inj)
-	while [ ! -f $STOP ]; do printf '%s\\n' "\$l" > $UNCORE_SIM/$1/inject; done
+	i=0
+	while [ ! -f $STOP ]; do
+		printf '%s\\n' "\$l" > $UNCORE_SIM/$1/inject
+		i=\$((i + 1))
+		[ \$((i % 20)) -ne 0 ] || sleep 0.01
+	done
 	EOF
 	_cpu=$(cat "$EV/$1/cpumask")
 	_icpu=3
 	[ "$_cpu" = 3 ] && _icpu=2
 	rm -f "$STOP"
-	perf stat -a -I 10 -x';' -e "{${_g#,}}$_x" -- sh -c "
+	perf stat -a -I 100 -x';' -e "{${_g#,}}$_x" -- sh -c "
 		taskset -c $_icpu sh /tmp/group-read.sh &
 		sleep 4; touch $STOP; wait; sleep 1" 2>&1 >/dev/null
 }
