@@ -7,7 +7,7 @@
 #                   [--only GLOB] [--demo] [--arch x86_64|arm64]
 #                   [--kernel-tree DIR] [--timeout-scale N] [--bench]
 #                   [--kernel SERIES] [--release | --release-perf]
-#                   [--tcg-single]
+#                   [--tcg-multi]
 #   --firmware  the firmware to boot: a directory tools/testing/tests/firmware/<firmware>/
 #               with its topology.topo, tests and boot settings (firmware.conf,
 #               lib/fwconf.sh)
@@ -31,7 +31,8 @@
 #               "# release: WHY" (make check's release boots, vm-all.sh)
 #   --release-perf  the same perf, with the whole suite (make check's
 #               arm64 default boot)
-#   --tcg-single  run every vCPU in one host thread (vm/run.sh)
+#   --tcg-multi  one host thread per vCPU (QEMU's multi-threaded TCG), not
+#               one for all (vm/run.sh; --tcg-single, the default, is kept)
 #   --timeout-scale  multiply the guest test and the QEMU timeouts by N (slow kernels)
 #   --bench     make bench: only the benches (87-*), with the MMIO bench's
 #               timing part (tests/lib/bench.conf BENCH_TIMING=1) and the
@@ -92,6 +93,7 @@ while [ $# -gt 0 ]; do
 	--release)	release=1; relperf=1; shift ;;
 	--release-perf)	relperf=1; shift ;;
 	--tcg-single)	runargs+=(--tcg-single); shift ;;
+	--tcg-multi)	runargs+=(--tcg-multi); shift ;;
 	--timeout-scale) tscale=$2; shift 2 ;;
 	*)		echo "vm-test.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -486,13 +488,12 @@ append="uncore_sim.topology=$firmware${append:+ $append}"
 # paging (TCG's max CPU has LA57), an interrupt while identify_cpu() has
 # cleared the boot CPU's feature bits makes KASAN see the direct map as
 # unshadowed: a false "wild-memory-access" that also turns lockdep off.
-# Under QEMU 7.2's multi-threaded TCG a debug-kernel boot hung with CPU 0
-# idle for good from early boot, its timer never firing (what a lost
-# wake-up of a halted vCPU would do): those boots run all vCPUs in one
-# host thread instead.
+# (Under QEMU 7.2's multi-threaded TCG a debug-kernel boot hung with CPU 0
+# idle for good from early boot, its timer never firing: what a lost
+# wake-up of a halted vCPU would do. Every boot now runs its vCPUs in one
+# host thread, vm/run.sh.)
 if [ -n "$ktree" ]; then
 	append="$append no_timer_check no5lvl"
-	runargs+=(--tcg-single)
 fi
 trap - EXIT
 if [ $demo = 0 ] && [ $bench = 0 ] && [ -n "$covdir" ]; then

@@ -5,7 +5,9 @@
 # port, then "N passed, N failed".
 #   run.sh [--kernel VMLINUZ] --initrd FILE [--acpitable FILE]... [--append "..."]
 #          [--timeout SEC] [--boot-stall SEC] [--log FILE] [--no-summary]
-#          [--arch x86_64|arm64] [--tcg-single] [--disk IMAGE]
+#          [--arch x86_64|arm64] [--tcg-multi] [--disk IMAGE]
+# --tcg-multi: one host thread per vCPU (QEMU's multi-threaded TCG); by
+# default all vCPUs share one host thread (--tcg-single, vm/README.md).
 # --disk: a raw disk image as the x86 guest's virtio disk (/dev/vda), its
 # writes kept in a throw-away snapshot (the operator guest's root).
 # With UNCORE_TAP_STATE=FILE the counts are also added to FILE ("passed N",
@@ -17,9 +19,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$(dirname "$0")/../lib/host.sh"
 # shellcheck disable=SC2034 # read by die()
 DIE_STATUS=2
-usage() { sed -n '6,8s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '6,10s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
-kernel='' initrd='' append='' tmo=900 stall=300 accel=() log='' summary=1
+kernel='' initrd='' append='' tmo=900 stall=300 log='' summary=1
+accel=(-accel tcg,thread=single)
 acpi=() tables=() arch=x86_64 disk=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -30,6 +33,7 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=$2; shift 2 ;;
 	--boot-stall) stall=$2; shift 2 ;;
 	--tcg-single) accel=(-accel tcg,thread=single); shift ;;
+	--tcg-multi) accel=(-accel tcg,thread=multi); shift ;;
 	--log) log=$2; shift 2 ;;
 	--no-summary) summary=0; shift ;;
 	--arch) arch=$2; shift 2 ;;
