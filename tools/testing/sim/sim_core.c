@@ -370,7 +370,20 @@ static int __init sim_load_ssdt(void)
 		ret = -EIO;
 	} else {
 		pr_info("ssdt=%s: %zu bytes loaded into the ACPI namespace\n", ssdt, fw->size);
-		ret = 0;
+		/*
+		 * The load only queues the scan that makes the table's ACPI
+		 * devices (a work item). Firmware has every one of them before
+		 * the APMT is read, so scan here and now, as that work does;
+		 * it then finds them made. Without this, a driver loaded
+		 * before the simulator met an APMT node whose device was not
+		 * there yet whenever the work ran late.
+		 */
+		acpi_scan_lock_acquire();
+		ret = acpi_bus_scan(ACPI_ROOT_OBJECT);
+		acpi_scan_lock_release();
+		if (ret)
+			pr_err("ssdt=%s: the scan of the ACPI namespace failed: %d\n",
+			       ssdt, ret);
 	}
 out:
 	release_firmware(fw);
