@@ -113,13 +113,14 @@ sed -i 's|^ARGS=.*|ARGS="--web.listen-address=127.0.0.1:9100"|' \
 	"$R/etc/default/prometheus-node-exporter"
 sed -i 's|^UNCORE_METRICS_INTERVAL=.*|UNCORE_METRICS_INTERVAL=2000|' "$R/etc/default/uncore-metrics"
 # Debian's Prometheus server on loopback: it scrapes node_exporter every
-# 5 s and evaluates the rules the tools package installs, as an operator
-# names them under rule_files:
+# 15 s (the interval of Prometheus' own example configuration) and
+# evaluates the rules the tools package installs, as an operator names
+# them under rule_files:
 sed -i 's|^ARGS=.*|ARGS="--web.listen-address=127.0.0.1:9090"|' "$R/etc/default/prometheus"
 cat >"$R/etc/prometheus/prometheus.yml" <<'EOF'
 global:
-  scrape_interval: 5s
-  evaluation_interval: 5s
+  scrape_interval: 15s
+  evaluation_interval: 15s
 rule_files:
   - /usr/share/uncore-pmu-tools/prometheus/uncore-pmu-rules.yml
 scrape_configs:
