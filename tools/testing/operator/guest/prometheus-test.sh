@@ -262,8 +262,20 @@ check_prometheus() {
 	[ $w -le 0 ] || sleep $w
 	check_eq "no alert while all is well" "" "$(alert_names)"
 	# every rule as it stood at one moment: the checks themselves take
-	# the guest's CPU from the exporter, whose file then lags behind
-	QT=$(date +%s)
+	# the guest's CPU from the exporter, whose file then lags behind. The
+	# moment is the rules' last evaluation (one time for the whole group,
+	# which its recorded samples carry), so that the raw series asked
+	# below cover the very window the rules did: asked up to an
+	# evaluation interval later, they saw the file fall behind by 3 %
+	# where the rules had not (a make check with its other guest beside)
+	QT=$(curl -sf -G --data-urlencode \
+		'query=timestamp(pmu:uncore_pmu_cycles:rate5m{pmu="nvidia_ucf_pmu_0"})' \
+		$PROM/api/v1/query | jq -r '.data.result[0].value[1] // empty')
+	if [ -z "$QT" ]; then
+		not_ok "the time of the rules' last evaluation" \
+			"no sample of pmu:uncore_pmu_cycles:rate5m for nvidia_ucf_pmu_0"
+		QT=$(date +%s)
+	fi
 	# How much of the window the exporter's counts cover: its file says
 	# at which moment of perf's clock they stood (the last-write time),
 	# so this is 1 when it keeps up. A TCG guest short of host CPU falls
