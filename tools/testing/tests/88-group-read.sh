@@ -5,7 +5,7 @@
 # Group reads are one snapshot: perf reads a group inside a read
 # transaction, during which the PMU is frozen (CSPMU PMCR.E, CMEM CTRL,
 # C2C C2C_CTRL). Every member's traffic is injected in one atomic write,
-# over and over, while perf stat -I 10 reads the group; each interval must
+# over and over, while perf stat -I 100 reads the group; each interval must
 # show the members' counts in exactly the injected ratios. Traffic that
 # arrives while a PMU is frozen is not counted for any of its counters, so
 # an event outside the group still keeps its exact ratio to the group over
@@ -20,7 +20,7 @@ STOP=/tmp/group-read.stop
 # shorter gaps are rarely hit even then.
 DELAY=/sys/module/uncore_sim/parameters/read_delay_us
 
-# group_run PMU GROUP-EVENTS EXTRA-EVENTS INJECT-LINES: perf stat -I 10 of
+# group_run PMU GROUP-EVENTS EXTRA-EVENTS INJECT-LINES: perf stat -I 100 of
 # the group {GROUP-EVENTS} (and EXTRA-EVENTS, comma-separated, outside it)
 # while INJECT-LINES go to PMU's inject file in one write, over and over
 # for 4 s; 1 s without traffic follows, so the last intervals print the
