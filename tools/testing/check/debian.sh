@@ -65,7 +65,7 @@ APT_OPTS=(-o "Dir::Etc::SourceList=$CACHE/sources.list"
 	-o "Dir::Cache::pkgcache=pkgcache.bin"
 	-o "Dir::Cache::srcpkgcache=srcpkgcache.bin"
 	-o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64"
-	-o "APT::Sandbox::User=root" -o "Acquire::Languages=none" -q)
+	-o "APT::Sandbox::User=root" -o "Acquire::Languages=none" -qq)
 
 setup()
 {

@@ -41,8 +41,8 @@ done
 [ -z "$missing" ] && [ -z "$update" ] && exit 0
 
 export DEBIAN_FRONTEND=noninteractive
-apt-get update
+apt-get update -qq
 [ -z "$missing" ] && exit 0
 echo "${0##*/}: installing:$missing" >&2
 # shellcheck disable=SC2086 # word splitting wanted
-apt-get install -y --no-install-recommends $missing
+apt-get install -y -qq --no-install-recommends $missing

@@ -112,10 +112,10 @@ apt_fetch() {
 
 	shift
 	mkdir -p "$dest"
-	(cd "$dest" && apt-get download -q -o APT::Sandbox::User=root "$@") >&2 && return 0
+	(cd "$dest" && apt-get download -qq -o APT::Sandbox::User=root "$@") >&2 && return 0
 	echo "${0##*/}: download failed, running apt-get update and retrying" >&2
-	apt-get update -q >&2 || true
-	(cd "$dest" && apt-get download -q -o APT::Sandbox::User=root "$@") >&2
+	apt-get update -qq >&2 || true
+	(cd "$dest" && apt-get download -qq -o APT::Sandbox::User=root "$@") >&2
 }
 
 apt_fetch_first() {
@@ -125,12 +125,13 @@ apt_fetch_first() {
 	mkdir -p "$dest"
 	for try in 1 2; do
 		for pkg in "$@"; do
-			(cd "$dest" && apt-get download -q -o APT::Sandbox::User=root "$pkg") >&2 &&
+			(cd "$dest" &&
+				apt-get download -qq -o APT::Sandbox::User=root "$pkg") >&2 &&
 				return 0
 		done
 		[ $try = 2 ] && break
 		echo "${0##*/}: download failed, running apt-get update and retrying" >&2
-		apt-get update -q >&2 || true
+		apt-get update -qq >&2 || true
 	done
 	return 1
 }

@@ -52,11 +52,11 @@ esac
 [ -n "$kernel" ] || kernel=$("$here/kernel.sh" --arch "$arch") || die "no kernel image"
 for f in "$kernel" ${tables[@]+"${tables[@]}"}; do [ -f "$f" ] || die "no such file: $f"; done
 command -v $qemu >/dev/null ||
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 		$qpkg >&2 ||
 	die "cannot install $qpkg"
 if [ "$arch" = arm64 ] && [ ! -f "$efi" ]; then
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 		qemu-efi-aarch64 >&2 || die "cannot install qemu-efi-aarch64"
 fi
 
