@@ -4,14 +4,16 @@
 # The perf of a Debian release, as its operators install it: the release's
 # linux-perf of the same version as the kernel of SERIES (check/kernels.conf:
 # bullseye's linux-perf-5.10 for 5.10, trixie's linux-perf for 6.12,
-# trixie-backports' for 7.3) with every package it depends on, from that
-# release only, unpacked (never installed) into
+# trixie-backports' for 7.3), and the release's bash, the interpreter of
+# many of perf's own shell tests (perf test; 7.3's "perf all PMU test"
+# among them), with every package they depend on, from that release only,
+# unpacked (never installed) into
 # ${UNCORE_CACHE:-/var/cache/uncore-pmu}/release/<suite>-<arch>-<version>/root.
 #
 # Usage: $0 SERIES [x86_64|arm64]   print that root (default x86_64)
 #        $0 --version SERIES        print "SUITE PACKAGE VERSION"
 #
-# The guest's init takes perf and its libraries from the root
+# The guest's init takes perf, bash and their libraries from the root
 # (vm/initramfs.sh --userland); the busybox stays the harness's own. The
 # packages come through check/debian.sh's private apt configuration, the
 # suites other than the release's pinned away, so that no library comes
@@ -103,11 +105,11 @@ fetch()
 	done >"$pin"
 	mkdir -p "$tmp/debs/partial" "$tmp/root"
 	# the whole closure: the private status file lists nothing installed
-	"$HERE/debian.sh" apt-get install -d -y -q --no-install-recommends \
+	"$HERE/debian.sh" apt-get install -d -y --no-install-recommends \
 		-t "$SUITE" -o "APT::Architecture=$debarch" \
 		-o "Dir::Etc::Preferences=$pin" -o "Dir::Cache::archives=$tmp/debs" \
-		"$PKG:$debarch=$VER" >&2 ||
-		die "cannot download $PKG:$debarch=$VER and its dependencies from $SUITE"
+		"$PKG:$debarch=$VER" "bash:$debarch" >&2 ||
+		die "cannot download $PKG:$debarch=$VER, bash and their dependencies from $SUITE"
 	for deb in "$tmp"/debs/*.deb; do
 		dpkg -x "$deb" "$tmp/root"
 	done
@@ -115,6 +117,7 @@ fetch()
 	usrmerge "$tmp/root"
 	relink "$tmp/root"
 	ls "$tmp"/root/usr/bin/perf* >/dev/null 2>&1 || die "no perf in $PKG=$VER"
+	[ -x "$tmp/root/usr/bin/bash" ] || die "no bash in $SUITE's bash package"
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	mv "$tmp/root" "$dir/root"
@@ -133,10 +136,11 @@ esac
 pkg "$1"
 arch=${2:-x86_64}
 dir=$CACHE/$SUITE-$arch-$VER
-if [ ! -f "$dir/.done" ]; then
+# a root made before it held bash is made again
+if [ ! -f "$dir/.done" ] || [ ! -x "$dir/root/usr/bin/bash" ]; then
 	mkdir -p "$CACHE"
 	exec 9>"$CACHE/.lock"
 	flock 9
-	[ -f "$dir/.done" ] || fetch "$dir" "$arch"
+	[ -f "$dir/.done" ] && [ -x "$dir/root/usr/bin/bash" ] || fetch "$dir" "$arch"
 fi
 echo "$dir/root"

@@ -38,7 +38,7 @@ case $arch in x86_64|arm64) ;; *) die "unknown architecture $arch" ;; esac
 need() { # command package
 	command -v "$1" >/dev/null 2>&1 && return 0
 	echo "initramfs.sh: installing $2" >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$2" >&2 ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2" >&2 ||
 		die "cannot install $2"
 }
 # The guest's userland: the host's busybox and perf on x86_64; Debian's
@@ -135,9 +135,14 @@ cpio=("$bb" cpio)
 # of it is kept in the cache, keyed by those files and this script, and
 # each image is that archive followed by one of the boot's own files (the
 # kernel unpacks concatenated archives in turn).
-libs=$(libs_of "$perf" | sort -u)
+# bash, for perf's shell tests that name /bin/bash (most of 7.3's), from
+# the --userland root when it has one (check/release.sh's roots do);
+# busybox's sh stays /bin/sh
+bash=
+[ -z "$ul" ] || [ ! -x "$sys/usr/bin/bash" ] || bash=/usr/bin/bash
+libs=$( { libs_of "$perf"; [ -z "$bash" ] || libs_of "$sys$bash"; } | sort -u)
 key=$( { echo "$arch $sys"; md5sum "$0"
-	 for f in "$bb" "$perf" $libs; do stat -L -c '%n %s %Y' "$sys$f" 2>/dev/null ||
+	 for f in "$bb" "$perf" $bash $libs; do stat -L -c '%n %s %Y' "$sys$f" 2>/dev/null ||
 		 stat -L -c '%n %s %Y' "$f"; done
 	 [ ! -d "$sys/usr/lib/perf-core/tests" ] ||
 		 find "$sys/usr/lib/perf-core/tests" -printf '%p %s %T@\n' | sort; } |
@@ -148,6 +153,7 @@ if [ ! -s "$base" ]; then
 	chmod 755 "$ub"
 	mkdir -p "$ub"/{bin,usr/bin}
 	cp "$bb" "$ub/bin/busybox"
+	[ -z "$bash" ] || cp "$sys$bash" "$ub/bin/bash"
 	# A foreign busybox cannot list its applets here: /init installs them.
 	applets=bin/sh
 	[ "$arch" != x86_64 ] || applets=$("$bb" --list-full)
