@@ -272,10 +272,12 @@ check_inject_count() {
 }
 
 # overlap_sessions INJECT EVENT LINE1 LINE2 EVENT_B LINE_B...: a session of
-# EVENT runs while LINE1 and then, after the other sessions, LINE2 are
-# injected into INJECT; between the two, one session after the other
-# counts each EVENT_B while its LINE_B is injected. Prints the count of
-# each session: EVENT's, then each EVENT_B's.
+# EVENT (which may carry a modifier, such as D for pinned) runs while LINE1
+# and then, after the other sessions, LINE2 are injected into INJECT;
+# between the two, one session after the other counts each EVENT_B while
+# its LINE_B is injected. Prints the count of each session, one word each
+# (perf's "<not counted>" as <not_counted>, no row as "none"): EVENT's,
+# then each EVENT_B's.
 overlap_sessions() {
 	_inj=$1 _ea=$2 _a1=$3 _a2=$4
 	shift 4
@@ -293,12 +295,16 @@ overlap_sessions() {
 	done
 	_b=""
 	while [ $# -ge 2 ]; do
-		_b="$_b $(stat_count "$1" "echo '$2' > $_inj")"
+		_c=$(stat_count "$1" "echo '$2' > $_inj" | tr ' ' _)
+		_b="$_b ${_c:-none}"
 		shift 2
 	done
 	touch /tmp/ovl_done
 	wait $_apid
-	echo "$(awk -F';' -v e="$_ea" '$3 == e { print $1 }' /tmp/ovl_a.out)$_b"
+	# the session's only event: its row, whatever name perf gives a
+	# modifier
+	_c=$(awk -F';' 'NF >= 3 { print $1; exit }' /tmp/ovl_a.out | tr ' ' _)
+	echo "${_c:-none}$_b"
 }
 
 # tgt_range_events PMU EVENT N STEP FILE: N PCIE-TGT events of EVENT, each

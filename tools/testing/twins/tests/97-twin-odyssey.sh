@@ -122,30 +122,6 @@ restart() {
 	echo "restart $1 ${_c:-none}"
 }
 
-# overlap_pinned EVENT LINE1 LINE2 LINE_B: EVENT pinned counts LINE1, then
-# EVENT in a session of its own counts LINE_B, then the pinned one LINE2;
-# "overlap-pinned <event name> <pinned's count>,<other's count>"
-overlap_pinned() {
-	rm -f /tmp/ovp_ready /tmp/ovp_done
-	perf stat -a -x';' -o /tmp/ovp_a.out -e "${1}D" -- sh -c "
-		echo '$2' > $I0
-		touch /tmp/ovp_ready
-		while [ ! -f /tmp/ovp_done ]; do sleep 0.1; done
-		echo '$3' > $I0" &
-	_apid=$!
-	_i=0
-	while [ ! -f /tmp/ovp_ready ] && [ $_i -lt 300 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	_b=$(stat_count "$1" "echo '$4' > $I0" | tr ' ' _)
-	touch /tmp/ovp_done
-	wait $_apid
-	_a=$(awk -F';' 'NF >= 3 { print $1 }' /tmp/ovp_a.out | tr ' ' _)
-	_n=${1%/}
-	echo "overlap-pinned ${_n##*/} ${_a:-none},${_b:-none}"
-}
-
 # scenario OUT EXPECTED
 scenario() {
 	abi_snapshot $D0 $D1 $T >>"$1"
@@ -202,8 +178,11 @@ scenario() {
 		"$D0/ddr_ddr_writes/" 'event=ddr_ddr_writes value=9')
 	echo "overlap ddr_ddr_reads $3,$4,$5" >>"$1"
 	echo "overlap ddr_ddr_reads 15,7,9" >>"$2"
-	overlap_pinned "$D0/ddr_ddr_reads/" 'event=ddr_ddr_reads value=3' \
-		'event=ddr_ddr_reads value=5' 'event=ddr_ddr_reads value=7' >>"$1"
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" $(overlap_sessions $I0 "$D0/ddr_ddr_reads/D" \
+		'event=ddr_ddr_reads value=3' 'event=ddr_ddr_reads value=5' \
+		"$D0/ddr_ddr_reads/" 'event=ddr_ddr_reads value=7')
+	echo "overlap-pinned ddr_ddr_reads $3,$4" >>"$1"
 	echo "overlap-pinned ddr_ddr_reads 15,7" >>"$2"
 
 	# (a) the poll: the twin's parameter set to 1 s (ours is 1 s from the
