@@ -14,6 +14,7 @@
 #include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
+#include <linux/slab.h>
 
 #include "uncore_conftest.h"
 
@@ -30,6 +31,15 @@
  */
 #ifdef UNCORE_HAVE_NS_STRING
 #define UNCORE_PMU		"UNCORE_PMU"
+#endif
+
+/*
+ * kzalloc_obj(P, GFP) allocates one zeroed object of P's type and returns
+ * it typed, as kernels from 7.0 on spell "kzalloc(sizeof(P), GFP)". It is
+ * a macro there, so its absence is the probe.
+ */
+#ifndef kzalloc_obj
+#define kzalloc_obj(P, GFP)	({ typeof(P) *__obj = kzalloc(sizeof(P), GFP); __obj; })
 #endif
 
 /**

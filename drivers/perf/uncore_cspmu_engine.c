@@ -726,7 +726,7 @@ static void cspmu_remember(struct device *dev, struct cspmu_product *prod)
 	}
 	s = cspmu_seen_find(dev);
 	if (!s) {
-		s = kzalloc(sizeof(*s), GFP_KERNEL);
+		s = kzalloc_obj(*s, GFP_KERNEL);
 		if (!s)
 			return;
 		s->dev = get_device(dev);

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "sim_compat.h"
 #include "sim.h"
 
 /* Most instances of a link (NV-DLink); the broadcast window follows them. */
@@ -199,7 +200,7 @@ static int c2c_init(struct sim_dev *sdev)
 		if (sdev->desc->wins[i].size < C2C_WIN_MIN)
 			return -EINVAL;
 	/* reset state: everything 0 */
-	c2c = kzalloc(sizeof(*c2c), GFP_KERNEL);
+	c2c = kzalloc_obj(*c2c, GFP_KERNEL);
 	if (!c2c)
 		return -ENOMEM;
 	c2c->nr_inst = nr_inst;

@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "sim_compat.h"
 #include "sim.h"
 
 #define CMEM_NR_INST		14
@@ -173,7 +174,7 @@ static int cmem_init(struct sim_dev *sdev)
 		if (sdev->desc->wins[i].size < CMEM_WIN_MIN)
 			return -EINVAL;
 	/* reset state: everything 0 */
-	cmem = kzalloc(sizeof(*cmem), GFP_KERNEL);
+	cmem = kzalloc_obj(*cmem, GFP_KERNEL);
 	if (!cmem)
 		return -ENOMEM;
 	sdev->model = cmem;

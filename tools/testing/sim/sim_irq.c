@@ -280,7 +280,7 @@ int sim_irq_init(struct sim_dev *devs, unsigned int nr)
 
 		if (!sim_irq_wanted(&devs[i]))
 			continue;
-		si = kzalloc(sizeof(*si), GFP_KERNEL);
+		si = kzalloc_obj(*si, GFP_KERNEL);
 		if (!si) {
 			ret = -ENOMEM;
 			goto err;

@@ -25,6 +25,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
+#include "sim_compat.h"
 #include "sim.h"
 
 /* splitmix64: a fixed, well-spread junk value per address */
@@ -147,7 +148,7 @@ static int ddr_init(struct sim_dev *sdev)
 
 	if (sdev->desc->nr_wins != 1 || win->size < DDR_WIN_MIN)
 		return -EINVAL;
-	ddr = kzalloc(sizeof(*ddr), GFP_KERNEL);
+	ddr = kzalloc_obj(*ddr, GFP_KERNEL);
 	if (!ddr)
 		return -ENOMEM;
 	for (n = 0; n < DDR_NR_CNT; n++)

@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 
+#include "sim_compat.h"
 #include "sim.h"
 
 #define PEM_NR_COUNTERS		27
@@ -99,7 +100,7 @@ static int pem_init(struct sim_dev *sdev)
 	if (sdev->desc->nr_wins != 1 ||
 	    win->size < pem_offsets[PEM_NR_COUNTERS - 1] + 8)
 		return -EINVAL;
-	pem = kzalloc(sizeof(*pem), GFP_KERNEL);
+	pem = kzalloc_obj(*pem, GFP_KERNEL);
 	if (!pem)
 		return -ENOMEM;
 	/* as if counting since reset: a driver assuming 0 at start is wrong */

@@ -51,7 +51,7 @@ void __iomem *twin_map_res(struct device *dev, struct resource *res)
 	struct twin_win *tw;
 	int ret;
 
-	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
+	tw = kzalloc_obj(*tw, GFP_KERNEL);
 	if (!tw)
 		return IOMEM_ERR_PTR(-ENOMEM);
 	tw->size = resource_size(res);
