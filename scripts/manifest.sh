@@ -94,7 +94,7 @@ END {
 		}
 	} else if (Q == "kconfig") {
 		# (split: the SPDX line of this script stays its only one)
-		print "# SPDX-" "License-Identifier: GPL-2.0"
+		print "# SPDX" "-License-Identifier: GPL-2.0"
 		print "#"
 		print "# Symbols for drivers/perf/. Out of tree the Makefile sets the same"
 		print "# symbols on the kbuild command line, following these dependencies."
