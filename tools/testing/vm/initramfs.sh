@@ -178,13 +178,14 @@ fi
 # arm64: QEMU virt has one UART, the console; the results port is a virtio
 # console (/dev/hvc0), whose modules come from the kernel image's package
 # (--boot-modules, default that of Debian's 6.1 image): those of
-# virtio_mmio and virtio_console that it builds as modules.
+# virtio_mmio and virtio_console that it builds as modules, after the
+# virtio core's where it builds that as modules too (Debian's 5.10).
 results=/dev/ttyS1 boot_mods=
 if [ "$arch" = arm64 ]; then
 	[ -n "$kmods" ] ||
 		kmods=$(dirname "$(dirname "$("$(dirname "$0")/kernel.sh" --arch arm64)")")/modules
 	mkdir -p "$root/lib/modules-boot"
-	for m in virtio_mmio virtio_console; do
+	for m in virtio_ring virtio virtio_mmio virtio_console; do
 		[ -f "$kmods/$m.ko" ] || continue
 		cp "$kmods/$m.ko" "$root/lib/modules-boot/"
 		boot_mods="$boot_mods $m"

@@ -10,7 +10,8 @@
 #             and ABI that check/kdir.sh builds the modules against
 # Cache: ${UNCORE_CACHE:-/var/cache/uncore-pmu}/kernel/<release>_<version>/;
 # for --series, modules/ next to its boot/ holds, uncompressed, those of
-# virtio_mmio and virtio_console that the image builds as modules (the
+# virtio_mmio and virtio_console that the image builds as modules, and
+# of the virtio core (virtio, virtio_ring) where it is a module too (the
 # arm64 guest's results port needs them).
 set -euo pipefail
 
@@ -55,19 +56,34 @@ fi
 
 dir=$cache/${rel}_$ver
 vmlinuz=$dir/root/boot/vmlinuz-$rel
-if [ -s "$vmlinuz" ]; then echo "$vmlinuz"; exit 0; fi
+
+# cached: the image is there, and every module a kept module depends on
+# (an image unpacked before the virtio core's modules were kept is not)
+cached()
+{
+	local m d
+
+	[ -s "$vmlinuz" ] || return 1
+	for m in "$dir"/root/modules/*.ko; do
+		[ -f "$m" ] || continue
+		for d in $(modinfo -F depends "$m" | tr ',' ' '); do
+			[ -f "$dir/root/modules/$d.ko" ] || return 1
+		done
+	done
+}
+if cached; then echo "$vmlinuz"; exit 0; fi
 
 mkdir -p "$cache"
 exec 9>"$cache/.lock"
 flock 9
-if [ -s "$vmlinuz" ]; then echo "$vmlinuz"; exit 0; fi
+if cached; then echo "$vmlinuz"; exit 0; fi
 
 tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
 # fetch_series: Debian's image of a series through the private apt
-# configuration; boot/ and the two virtio modules, uncompressed
+# configuration; boot/ and the virtio modules, uncompressed
 fetch_series()
 {
 	local deb=$HERE/../check/debian.sh d m
@@ -90,12 +106,13 @@ fetch_series()
 	mkdir -p "$tmp/x" "$tmp/root/boot" "$tmp/root/modules"
 	for d in "$tmp"/deb/*.deb; do
 		dpkg-deb --fsys-tarfile "$d" | tar -x -C "$tmp/x" --wildcards --no-anchored \
-			"vmlinuz*" "virtio_mmio.ko*" "virtio_console.ko*" 2>/dev/null || true
+			"vmlinuz*" "virtio_mmio.ko*" "virtio_console.ko*" \
+			"virtio.ko*" "virtio_ring.ko*" 2>/dev/null || true
 	done
 	for m in $(find "$tmp/x" -type f -name 'vmlinuz*'); do
 		cp "$m" "$tmp/root/boot/vmlinuz-$rel"
 	done
-	for m in $(find "$tmp/x" -type f -name 'virtio_*.ko*'); do
+	for m in $(find "$tmp/x" -type f -name 'virtio*.ko*'); do
 		case $m in
 		*.xz)	xz -dc "$m" >"$tmp/root/modules/$(basename "$m" .xz)" ;;
 		*.zst)	zstd -qdc "$m" >"$tmp/root/modules/$(basename "$m" .zst)" ;;
