@@ -33,10 +33,13 @@
 #define UNCORE_PMU		"UNCORE_PMU"
 #endif
 
-/*
- * kzalloc_obj(P, GFP) allocates one zeroed object of P's type and returns
- * it typed, as kernels from 7.0 on spell "kzalloc(sizeof(P), GFP)". It is
- * a macro there, so its absence is the probe.
+/**
+ * kzalloc_obj - allocate one zeroed object of an expression's type
+ * @P: the object, as in kzalloc(sizeof(P), ...): ``*ptr``
+ * @GFP: the allocation flags
+ *
+ * Kernels from 7.0 have it in <linux/slab.h>, as a macro, so its absence
+ * is the probe. Return: a pointer of P's type, or NULL.
  */
 #ifndef kzalloc_obj
 #define kzalloc_obj(P, GFP)	({ typeof(P) *__obj = kzalloc(sizeof(P), GFP); __obj; })
