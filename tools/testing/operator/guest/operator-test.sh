@@ -64,6 +64,15 @@ uprop() {
 	systemctl show -p "$1" --value $UNIT
 }
 
+# udev_wants: the event sources whose add made udev ask systemd for the
+# exporter (SYSTEMD_WANTS in udev's database), sorted
+udev_wants() {
+	for d in /sys/bus/event_source/devices/*; do
+		udevadm info -q property "$(readlink -f "$d")" 2>/dev/null |
+			grep -q "^SYSTEMD_WANTS=.*$UNIT" && basename "$d"
+	done | sort
+}
+
 # check_exporter_counts_all WHAT: the exporter runs, systemd has not
 # restarted it since restarts0 was taken,, and within a minute its
 # textfile (through the link) has series of every simulated PMU
@@ -136,6 +145,10 @@ boot)
 	check_eq "the same exporter process picked them up" "$pid" "$(uprop MainPID)"
 	check_eq "the C2C PMUs are among them" "$c2c" \
 		"$(prom_pmus $TEXTFILE | grep -E "$re" | xargs)"
+	# 60-uncore-pmu.rules, by PMU name: nvidia_*, mrvl_* and the
+	# LLC-TAD's bare tad, and no other event source (cpu, software...)
+	check_eq "udev asked systemd for the exporter on every simulated PMU's add, no other" \
+		"$(expected | xargs)" "$(udev_wants | xargs)"
 
 	# node_exporter, Debian's, on loopback, serves the file
 	wait_for 60 curl -sf http://127.0.0.1:9100/metrics
