@@ -4,10 +4,12 @@
 # release: every alias, as each release's perf lists and opens it
 #
 # Every events/ alias of every PMU of ours opens and counts system-wide, and
-# perf's own "perf all PMU test" passes. perf's test runs without -a, which
-# uncore PMUs refuse and it accepts as <not supported>, so its loop runs
-# here again with -a over perf's own list of our events, eight events per
-# perf run so that no PMU has to multiplex.
+# perf's own "perf all PMU test" passes. perf's test runs without -a and
+# only asks that perf print the event's name (perf 6.12 and 7.3 count an
+# uncore event system-wide then, on the PMU's CPU; older perfs may print
+# <not supported>, which it accepts too), so its loop runs here again
+# with -a over perf's own list of our events, each count a number, eight
+# events per perf run so that no PMU has to multiplex.
 
 . "$(dirname "$0")/lib/lib.sh"
 
