@@ -43,7 +43,7 @@ vm=$!
 # The static checks in two lanes: those that never build in the
 # repository (kbuild's "make clean" there would race a build beside it)
 # run beside the others; their output follows theirs.
-LANE2=" manifest coccicheck checkpatch spdx sim-selftest fuzz-native rcmap vm-runner"
+LANE2=" manifest coccicheck checkpatch spdx sim-selftest fuzz-native exporter rcmap vm-runner"
 LANE2="$LANE2 perf-json docs metrics prometheus manpages mutants modprobe "
 lane1= lane2=
 for c in $("$HERE/run.sh" --list); do

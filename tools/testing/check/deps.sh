@@ -20,6 +20,7 @@ PKGS="$PKGS dwarves"  # pahole: prepared trees keep Debian's DEBUG_INFO_BTF (str
 PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-efi-aarch64"  # arm64
 # fuzz-native (tools/testing/fuzz): clang with libFuzzer and the ASan/UBSan runtimes
 PKGS="$PKGS clang-14 libclang-rt-14-dev"
+PKGS="$PKGS strace"  # exporter.sh: the daemon's system calls per interval
 PKGS="$PKGS lcov"  # make coverage: lcov and genhtml over the gcov counts of the debug boots
 PKGS="$PKGS prometheus"  # metrics: promtool checks the textfile, the rules and their unit tests
 PKGS="$PKGS ${UNCORE_EXTRA_PKGS:-}"

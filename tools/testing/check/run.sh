@@ -9,7 +9,9 @@
 #          for each series S of "kdir.sh --list"; manifest (check/manifest.sh)
 #          coccicheck checkpatch spdx
 #          sim-selftest fuzz-native (libFuzzer targets, tools/testing/fuzz: corpus,
-#          regressions, 20 s each) rcmap vm-runner perf-json docs metrics prometheus
+#          regressions, 20 s each) exporter (the exporter daemon on the host:
+#          its unit tests and a fake sysfs of software PMUs, check/exporter.sh)
+#          rcmap vm-runner perf-json docs metrics prometheus
 #          (promtool: the rules, their unit tests, the dashboard) manpages, dkms (6.1 and
 #          the newest series), rpm (make rpm: rpmlint, file lists, scriptlets),
 #          packages (the .debs in a Debian 12 root, the RPMs' scriptlets there),
@@ -35,7 +37,7 @@ ALL=
 for s in $SERIES; do
 	ALL="$ALL build-$s sparse-$s"
 done
-ALL="$ALL manifest coccicheck checkpatch spdx sim-selftest fuzz-native rcmap vm-runner"
+ALL="$ALL manifest coccicheck checkpatch spdx sim-selftest fuzz-native exporter rcmap vm-runner"
 ALL="$ALL perf-json docs dkms"
 ALL="$ALL metrics prometheus manpages rpm packages mutants modprobe"
 # sparse on arm64 for the newest series only: the x86 runs cover every
@@ -374,6 +376,17 @@ check_sim_selftest()
 	tap_result $rc "simulator self-test ($(grep -c '^ok' "$out") checks)" "$out"
 }
 
+# The exporter daemon on the host (check/exporter.sh): TAP lines, a plan
+check_exporter()
+{
+	local out=$TMP/exporter.out rc=0
+
+	"$HERE/exporter.sh" >"$out" 2>&1 || rc=1
+	grep -q '^not ok' "$out" && rc=1
+	tail -n 1 "$out" | grep -q '^1\.\.[0-9]' || rc=1
+	tap_result $rc "exporter daemon ($(grep -c '^ok' "$out") checks)" "$out"
+}
+
 # The native libFuzzer targets: every committed input replayed, then a
 # fixed budget of fuzzing each from a fixed seed; figures in the title.
 check_fuzz_native()
@@ -452,6 +465,7 @@ for c in $CHECKS; do
 	spdx)			check_spdx ;;
 	sim-selftest)		check_sim_selftest ;;
 	fuzz-native)		check_fuzz_native ;;
+	exporter)		check_exporter ;;
 	rcmap)			"$HERE/rcmap.sh" >"$TMP/rcm" 2>&1; tap_result $? rcmap "$TMP/rcm" ;;
 	vm-runner)	"$HERE/vm-runner.sh" >"$TMP/vmr" 2>&1
 				tap_result $? "vm-runner ($(tail -n 1 "$TMP/vmr"))" "$TMP/vmr" ;;

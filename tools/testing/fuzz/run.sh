@@ -16,7 +16,7 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-TARGETS="fuzz_apmt fuzz_acpi fuzz_config"
+TARGETS="fuzz_apmt fuzz_acpi fuzz_config fuzz_exporter"
 CC=${FUZZ_CC:-clang-14}
 CFLAGS="-std=gnu11 -g -O1 -Wall -Werror -Wno-unused-function
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
@@ -37,8 +37,15 @@ command -v "$CC" >/dev/null || { echo "run.sh: no $CC (deps.sh installs clang-14
 rc=0
 for t in $TARGETS; do
 	# shellcheck disable=SC2086 # word splitting wanted
+	case $t in
+	# the exporter's parser is user space: kstub.c for the entry point only
+	fuzz_exporter)	srcs="$HERE/$t.c $REPO/tools/uncore-exporter/uxp_parse.c" ;;
+	*)		srcs="$HERE/$t.c" ;;
+	esac
+	srcs="$srcs $HERE/../kstub/kstub.c"
+	# shellcheck disable=SC2086 # word splitting wanted
 	if ! "$CC" $CFLAGS -I "$HERE/../kstub" -I "$REPO/include" -o "$BIN/$t" \
-		"$HERE/$t.c" "$HERE/../kstub/kstub.c" >"$BIN/$t.build" 2>&1; then
+		$srcs >"$BIN/$t.build" 2>&1; then
 		cat "$BIN/$t.build"
 		echo "$t: build failed"
 		rc=1
