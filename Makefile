@@ -74,7 +74,7 @@ install: modules
 
 clean:
 	+$(MAKE) -C $(KDIR) M=$(CURDIR) clean
-	rm -rf .build
+	rm -rf .build $(EXPORTER_BIN)
 
 # make check: static checks and the VM tests side by side, one closing line
 # for both.
@@ -190,34 +190,49 @@ dkms-remove:
 	rm -rf $(DKMS_SRC)
 	rm -f $(MODPROBE_D)/uncore-pmu.conf $(MODULES_LOAD_D)/uncore-pmu.conf
 
+# make exporter: the exporter daemon, tools/uncore-exporter/ (user space,
+# plain C), with the CC, CFLAGS, CPPFLAGS and LDFLAGS of the environment
+# (a package build passes dpkg-buildflags' or rpm's), warnings on.
+EXPORTER_DIR := tools/uncore-exporter
+EXPORTER_BIN := $(EXPORTER_DIR)/uncore-metrics-exporter
+EXPORTER_SRCS := $(addprefix $(EXPORTER_DIR)/,uncore-metrics-exporter.c uxp_parse.c uxp_vocab.c)
+EXPORTER_CFLAGS ?= -O2 -g
+.PHONY: exporter
+exporter: $(EXPORTER_BIN)
+$(EXPORTER_BIN): $(EXPORTER_SRCS) $(EXPORTER_DIR)/uxp.h
+	$(CC) -std=gnu11 -Wall -Wextra $(EXPORTER_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) \
+		-o $@ $(EXPORTER_SRCS)
+
 # make install-tools [DESTDIR=...] [PREFIX=/usr/local]: the user-space tools
-# to PREFIX/bin, their manual pages to PREFIX/share/man/man1; the RC-mapping
-# tool only if this tree has it.
+# to PREFIX/bin, the exporter daemon (make exporter) to PREFIX/sbin, their
+# manual pages to PREFIX/share/man/man1 and man8; the RC-mapping tool only
+# if this tree has it.
 # make install-exporter [DESTDIR=...] [PREFIX=/usr/local]: the exporter's
-# systemd unit (to SYSTEMD_UNITDIR, running PREFIX/bin/uncore-metrics) and
-# its settings, /etc/default/uncore-metrics, the udev rule that starts it
-# when a PMU registers (to UDEV_RULESDIR) and the sysctl.d file that lets
-# its CAP_PERFMON count on Debian's kernels (to SYSCTL_DIR), and, for the
-# Prometheus server and Grafana that read node_exporter, the recording rules
-# and alerts and the dashboard (to PREFIX/share/uncore-pmu-tools/). The
-# packages use both.
+# systemd unit (to SYSTEMD_UNITDIR, running PREFIX/sbin/uncore-metrics-exporter)
+# and its settings, /etc/default/uncore-metrics, the udev rule that starts
+# it when a PMU registers (to UDEV_RULESDIR), and, for the Prometheus server
+# and Grafana that read node_exporter, the recording rules and alerts and
+# the dashboard (to PREFIX/share/uncore-pmu-tools/). The packages use both.
+# No sysctl is changed: the daemon opens its events with the capabilities
+# the unit gives it, at the kernel's own kernel.perf_event_paranoid.
 PREFIX ?= /usr/local
 SYSTEMD_UNITDIR ?= /lib/systemd/system
 UDEV_RULESDIR ?= /lib/udev/rules.d
-SYSCTL_DIR ?= /usr/lib/sysctl.d
 EXPORTER_RULES := packaging/udev/60-uncore-pmu.rules
-EXPORTER_SYSCTL := packaging/sysctl/60-uncore-metrics.conf
 EXPORTER_SHARE := $(PREFIX)/share/uncore-pmu-tools
 EXPORTER_PROM := packaging/prometheus/uncore-pmu-rules.yml
 EXPORTER_DASHBOARD := packaging/grafana/uncore-pmu.json
 TOOLS_BINDIR := $(DESTDIR)$(PREFIX)/bin
+TOOLS_SBINDIR := $(DESTDIR)$(PREFIX)/sbin
 TOOLS_MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 EXPORTER_UNIT := packaging/systemd/uncore-metrics-exporter.service
 .PHONY: install-tools install-exporter
-install-tools:
-	install -d $(TOOLS_BINDIR) $(TOOLS_MANDIR)
+install-tools: $(EXPORTER_BIN)
+	install -d $(TOOLS_BINDIR) $(TOOLS_SBINDIR) $(TOOLS_MANDIR) $(TOOLS_MANDIR)/../man8
 	install -m 0755 tools/uncore-metrics/uncore-metrics $(TOOLS_BINDIR)/
 	install -m 0644 tools/uncore-metrics/uncore-metrics.1 $(TOOLS_MANDIR)/
+	install -m 0755 $(EXPORTER_BIN) $(TOOLS_SBINDIR)/
+	install -m 0644 $(EXPORTER_DIR)/uncore-metrics-exporter.8 $(TOOLS_MANDIR)/../man8/
 	if [ -f tools/uncore-rcmap/t410-pcie-rcmap ]; then \
 		install -m 0755 tools/uncore-rcmap/t410-pcie-rcmap $(TOOLS_BINDIR)/; \
 		install -m 0644 tools/uncore-rcmap/t410-pcie-rcmap.1 $(TOOLS_MANDIR)/; \
@@ -225,12 +240,11 @@ install-tools:
 
 install-exporter:
 	install -d $(DESTDIR)$(SYSTEMD_UNITDIR)
-	sed 's|/usr/bin/uncore-metrics|$(PREFIX)/bin/uncore-metrics|' $(EXPORTER_UNIT) \
-		> $(DESTDIR)$(SYSTEMD_UNITDIR)/uncore-metrics-exporter.service
+	sed 's|/usr/sbin/uncore-metrics-exporter|$(PREFIX)/sbin/uncore-metrics-exporter|g' \
+		$(EXPORTER_UNIT) > $(DESTDIR)$(SYSTEMD_UNITDIR)/uncore-metrics-exporter.service
 	chmod 0644 $(DESTDIR)$(SYSTEMD_UNITDIR)/uncore-metrics-exporter.service
 	install -D -m 0644 packaging/default/uncore-metrics $(DESTDIR)/etc/default/uncore-metrics
 	install -D -m 0644 $(EXPORTER_RULES) $(DESTDIR)$(UDEV_RULESDIR)/60-uncore-pmu.rules
-	install -D -m 0644 $(EXPORTER_SYSCTL) $(DESTDIR)$(SYSCTL_DIR)/60-uncore-metrics.conf
 	install -D -m 0644 $(EXPORTER_PROM) $(DESTDIR)$(EXPORTER_SHARE)/prometheus/uncore-pmu-rules.yml
 	install -D -m 0644 $(EXPORTER_DASHBOARD) $(DESTDIR)$(EXPORTER_SHARE)/grafana/uncore-pmu.json
 
@@ -258,9 +272,10 @@ install-docs-tools:
 
 # ---- RPM packages (packaging/rpm/) ----
 #
-# make rpm: uncore-pmu-dkms and uncore-pmu-tools, noarch RPMs for RHEL 9,
-# built with rpmbuild under a private _topdir, .build/rpm/: the RPMs end
-# up in .build/rpm/RPMS/noarch/. Source0 is a tarball of the working
+# make rpm: uncore-pmu-dkms (noarch) and uncore-pmu-tools (the machine's
+# architecture: the exporter daemon is compiled) RPMs for RHEL 9, built
+# with rpmbuild under a private _topdir, .build/rpm/: the RPMs end up in
+# .build/rpm/RPMS/noarch/ and .build/rpm/RPMS/<arch>/. Source0 is a tarball of the working
 # tree's files the install targets above read (uncommitted changes
 # included); the version is dkms.conf's PACKAGE_VERSION. An rpm without
 # the systemd macros is Debian's: packaging/rpm/macros.debian then stands
@@ -271,7 +286,8 @@ install-docs-tools:
 RPM_TOP := $(CURDIR)/.build/rpm
 RPM_SPEC := packaging/rpm/uncore-pmu.spec
 RPM_TARBALL := $(RPM_TOP)/SOURCES/uncore-pmu-$(UNCORE_VERSION).tar.gz
-RPM_FILES := $(DKMS_FILES) LICENSE README.md $(MODULES_LOAD_CONF) $(EXPORTER_UNIT) $(EXPORTER_RULES) $(EXPORTER_SYSCTL) \
+RPM_FILES := $(DKMS_FILES) LICENSE README.md $(MODULES_LOAD_CONF) $(EXPORTER_UNIT) $(EXPORTER_RULES) \
+	$(EXPORTER_SRCS) $(EXPORTER_DIR)/uxp.h $(EXPORTER_DIR)/uncore-metrics-exporter.8 \
 	$(EXPORTER_PROM) $(EXPORTER_DASHBOARD) \
 	packaging/default/uncore-metrics $(ADMIN_GUIDES) tools/uncore-metrics/README.md \
 	tools/uncore-metrics/uncore-metrics tools/uncore-metrics/uncore-metrics.1 \
@@ -291,8 +307,10 @@ rpm:
 		--define '_topdir $(RPM_TOP)' --define 'version_from_dkms $(UNCORE_VERSION)' $(RPM_SPEC)
 
 
-# make deb: the Debian packages uncore-pmu-dkms and uncore-pmu-tools (both
-# arch all) with debhelper and dh-dkms, into .build/deb/. The version is
+# make deb: the Debian packages uncore-pmu-dkms (arch all) and
+# uncore-pmu-tools (the machine's architecture: the exporter daemon is
+# compiled; DEB_ARCH=arm64 cross-builds it on an amd64 machine) with
+# debhelper and dh-dkms, into .build/deb/. The version is
 # dkms.conf's PACKAGE_VERSION, written into a changelog made for the build;
 # the build runs in a copy of the tree without the tests and the .git.
 DEB_OUT := $(CURDIR)/.build/deb
@@ -304,13 +322,13 @@ deb:
 	rm -rf $(DEB_OUT)
 	mkdir -p $(DEB_SRC)
 	tar -cf - --exclude=./.git --exclude=./.build --exclude=./tools/testing \
-		--exclude=./.check-state --exclude='*.o' --exclude='*.ko' . | tar -xf - -C $(DEB_SRC)
+		--exclude=./$(EXPORTER_BIN) --exclude=./.check-state --exclude='*.o' --exclude='*.ko' . | tar -xf - -C $(DEB_SRC)
 	rm -rf $(DEB_SRC)/debian
 	cp -r packaging/debian $(DEB_SRC)/debian
 	printf '%s (%s) unstable; urgency=medium\n\n  * Version %s of dkms.conf.\n\n -- %s  %s\n' \
 		$(DKMS_NAME) $(UNCORE_VERSION) $(UNCORE_VERSION) '$(DEB_MAINT)' '$(DEB_DATE)' \
 		> $(DEB_SRC)/debian/changelog
-	cd $(DEB_SRC) && dpkg-buildpackage -b --no-sign
+	cd $(DEB_SRC) && dpkg-buildpackage -b --no-sign $(if $(DEB_ARCH),-a $(DEB_ARCH))
 	ls $(DEB_OUT)/*.deb
 
 # make check-debug: every x86 VM run of make check (default firmware and each

@@ -392,6 +392,9 @@ for c in "$HERE/tests/progs/"*.c; do
 	t=$(basename "$c" .c)
 	$cc -static -O2 -Wall -o "$BUILD/tests/lib/$t" "$c"
 done
+# The exporter daemon, for the guest's architecture (85-exporter.sh)
+$cc -static -O2 -Wall -Wextra -Werror -o "$BUILD/tests/lib/uncore-metrics-exporter" \
+	"$REPO"/tools/uncore-exporter/{uncore-metrics-exporter,uxp_parse,uxp_vocab}.c
 # Bounds and seed of the fuzzer test, when the caller sets them.
 for v in UNCORE_FUZZ_SEED UNCORE_FUZZ_ITER UNCORE_FUZZ_TIME; do
 	[ -z "${!v:-}" ] || echo "$v=${!v}"

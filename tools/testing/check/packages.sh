@@ -12,11 +12,13 @@
 #   1. headers first: dpkg -i both packages; DKMS must have built and
 #      installed every module of dkms.conf for that kernel at install time;
 #      the conffiles are the tree's; the exporter unit is enabled and
-#      passes systemd-analyze verify; its ExecCondition, ExecStart and
-#      ExecStopPost, run with its settings on recorded perf output, write
-#      the expected textfile and remove it; uncore-metrics finds no PMU
-#      (so the condition skips the unit) on this machine; dpkg --purge must leave every file of the
-#      root as it was before the install.
+#      passes systemd-analyze verify; its ExecCondition, ExecStartPre,
+#      ExecStart (ended with SIGTERM) and ExecStopPost, run with its
+#      settings on a fake sysfs of software PMUs (check/exporter-sysfs.sh),
+#      write the textfile of those PMUs and remove it; the condition finds
+#      no PMU (so it skips the unit) on this machine, and fails it for a
+#      wrong setting; dpkg --purge must leave every file of the root as it
+#      was before the install.
 #   2. the RPMs' dkms scriptlets in that root (rpm.sh --scriptlets), which
 #      must leave it as it was too.
 #   3. package first: with the headers absent, the install builds nothing;
@@ -141,8 +143,9 @@ installed_ok()
 
 step "make deb"
 run make -s -C "$REPO" deb
+DARCH=$(dpkg --print-architecture)
 DEBS=$(ls "$REPO"/.build/deb/uncore-pmu-dkms_"$VER"_all.deb \
-	  "$REPO"/.build/deb/uncore-pmu-tools_"$VER"_all.deb) || fail "make deb: no packages"
+	  "$REPO"/.build/deb/uncore-pmu-tools_"$VER"_"$DARCH".deb) || fail "make deb: no packages"
 
 step "the RPMs hold the .debs' files (rpm.sh --filelist)"
 # files only (RPMs list only the directories they own); RPM's unit
@@ -178,7 +181,7 @@ mount -t proc none "$R/proc"
 mkdir -p "$R/tmp/debs"
 # shellcheck disable=SC2086 # the two package files
 cp $DEBS "$R/tmp/debs/"
-OURS=(/tmp/debs/uncore-pmu-dkms_"$VER"_all.deb /tmp/debs/uncore-pmu-tools_"$VER"_all.deb)
+OURS=(/tmp/debs/uncore-pmu-dkms_"$VER"_all.deb /tmp/debs/uncore-pmu-tools_"$VER"_"$DARCH".deb)
 
 step "round 1: dpkg -i with the headers installed"
 # what the kernel image's postinst would have made on a real system
@@ -199,69 +202,78 @@ MANPATH=$R/usr/share/man systemd-analyze verify --root="$R" "/lib/systemd/system
 [ -s "$TMP/verify" ] && { cat "$TMP/verify"; fail "systemd-analyze verify: warnings"; }
 echo "$UNIT: enabled, systemd-analyze verify clean"
 # The unit's own command lines, as systemd would run them (its
-# Environment= lines, then /etc/default/uncore-metrics), on the recorded
-# perf output and fake sysfs of the uncore-metrics host tests: the
-# condition passes, the textfile is the fixture's, the stop removes it.
-MX_FIX=$REPO/tools/uncore-metrics/fixtures
-# shellcheck source=metrics.sh
-. "$HERE/metrics.sh"
-metrics_sysfs "$R/tmp/sysfs"
-metrics_fake_perf "$R/tmp/perf"
-chmod +x "$R/tmp/perf"
-cp "$MX_FIX/perf-all.csv" "$R/tmp/"
+# Environment= lines, then /etc/default/uncore-metrics), on a fake sysfs
+# of software PMUs: the condition passes, ExecStart counts them until a
+# SIGTERM, which writes the last interval, the stop removes the link.
+# shellcheck source=exporter-sysfs.sh
+. "$HERE/exporter-sysfs.sh"
+xp_sysfs "$R/tmp/sysfs"
 u=$R/lib/systemd/system/$UNIT
 unit_env="set -a; $(sed -n 's/^Environment=//p' "$u" | tr '\n' ';')"
 unit_env="$unit_env . /etc/default/uncore-metrics; set +a"
 textfile=$(chroot "$R" sh -c "$unit_env; echo \$UNCORE_METRICS_TEXTFILE")
-# Each command line in the unit's order; a "+" (run as root, outside the
-# sandbox) is dropped, the runtime directory made as systemd would. The
-# operator guest (tools/testing/operator/) runs the unit under systemd.
-mkdir -p "$R/run/uncore-metrics"
+# in_unit CMD: CMD in the root as the unit runs it ("+" dropped: the
+# sandbox is systemd's; the operator guest runs the unit under systemd;
+# $$ is systemd's escape of a $)
+in_unit()
+{
+	local c=${1#+}
+
+	c=${c//\$\$/\$}
+	chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin UNCORE_METRICS_SYSFS=/tmp/sysfs \
+		sh -c "$unit_env; exec $c" </dev/null
+}
+# Each command line in the unit's order, the runtime and state
+# directories made as systemd would.
+mkdir -p "$R/run/uncore-metrics" "$R/var/lib/uncore-metrics"
 grep -E '^Exec(Condition|StartPre|Start|StopPost)=' "$u" >"$TMP/exec"
 while IFS= read -r line; do
 	k=${line%%=*}
 	cmd=${line#*=}
-	if [ "$k" = ExecStopPost ]; then
+	rc=0
+	if [ "$k" = ExecStart ]; then
+		in_unit "$cmd" >"$TMP/unit.log" 2>&1 &
+		pid=$!
+		sleep 2
+		pkill -TERM -f "^/usr/sbin/uncore-metrics-exporter --output" ||
+			fail "$UNIT: ExecStart is not running: $(cat "$TMP/unit.log")"
+		wait $pid || rc=$?
+	else
+		in_unit "$cmd" >"$TMP/unit.log" 2>&1 || rc=$?
+	fi
+	[ $rc -eq 0 ] || { cat "$TMP/unit.log"; fail "$UNIT: $k exited $rc: $line"; }
+	if [ "$k" = ExecStart ]; then
 		[ "$(readlink "$R$textfile")" = /run/uncore-metrics/uncore-pmu.prom ] ||
 			fail "$UNIT: $textfile is not a link to its runtime file"
 		cp "$R/run/uncore-metrics/uncore-pmu.prom" "$TMP/exporter.prom"
 	fi
-	rc=0
-	chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin UNCORE_METRICS_SYSFS=/tmp/sysfs \
-		PERF=/tmp/perf FAKE_PERF_MODE=ok FAKE_PERF_OUT=/tmp/perf-all.csv \
-		FAKE_PERF_ARGS=/tmp/perf.args \
-		sh -c "$unit_env; ${cmd#+}" >"$TMP/unit.log" 2>&1 </dev/null || rc=$?
-	[ $rc -eq 0 ] || { cat "$TMP/unit.log"; fail "$UNIT: $k exited $rc: $line"; }
 done <"$TMP/exec"
-# what the tree's uncore-metrics makes of the same recording with the
-# unit's options (--follow: the interval perf ended in is not shown)
-UNCORE_METRICS_SYSFS=$R/tmp/sysfs PERF=$R/tmp/perf FAKE_PERF_MODE=ok \
-	FAKE_PERF_OUT=$R/tmp/perf-all.csv FAKE_PERF_ARGS=$TMP/perf.args \
-	sh "$REPO/tools/uncore-metrics/uncore-metrics" --quiet --follow \
-	--prometheus "$TMP/expected.prom" --interval 15000 </dev/null >/dev/null 2>&1 ||
-	fail "uncore-metrics --follow on the recording"
-# the same but for the time of the write
-for f in expected exporter; do
-	sed 's/^\(uncore_pmu_exporter_last_write_timestamp_seconds\) [0-9.]*$/\1 <time>/' \
-		"$TMP/$f.prom" >"$TMP/$f.masked"
-done
-grep -q '^uncore_pmu_exporter_last_write_timestamp_seconds <time>$' "$TMP/exporter.masked" ||
-	fail "$UNIT: $textfile has no time of its last write"
-cmp "$TMP/expected.masked" "$TMP/exporter.masked" ||
-	fail "$UNIT: $textfile is not what uncore-metrics makes of fixtures/perf-all.csv"
+xp_series "$TMP/exporter.prom" | grep -c '^uncore_pmu_info{pmu="nvidia_' >"$TMP/n"
+[ "$(cat "$TMP/n")" = 2 ] || { cat "$TMP/exporter.prom"; fail "$UNIT: not both PMUs counted"; }
+grep -qE '^uncore_pmu_interval_seconds (1|2)[.][0-9]+$' "$TMP/exporter.prom" ||
+	fail "$UNIT: SIGTERM did not write the interval it cut short"
+[ -s "$R/var/lib/uncore-metrics/totals" ] ||
+	fail "$UNIT: SIGTERM left no totals in its state directory"
 rm -rf "$R/run/uncore-metrics"
 [ ! -e "$R$textfile" ] && [ ! -L "$R$textfile" ] || fail "$UNIT: ExecStopPost left $textfile"
-rm -rf "$R/tmp/sysfs" "$R/tmp/perf" "$R/tmp/perf-all.csv" "$R/tmp/perf.args"
-echo "$UNIT: its condition, start and stop write and remove $textfile"
+echo "$UNIT: its condition, start and stop count two PMUs in $textfile and remove it"
+rc=0
+in_unit "/usr/sbin/uncore-metrics-exporter --check --famly ucf" >"$TMP/chk" 2>&1 || rc=$?
+[ $rc -eq 255 ] || { cat "$TMP/chk"; fail "--check with a wrong setting exited $rc, not 255"; }
+rm -rf "$R/tmp/sysfs"
 run chroot "$R" uncore-metrics --help
 rc=0
 chroot "$R" uncore-metrics --list >"$TMP/list" 2>&1 || rc=$?
 [ $rc -eq 1 ] || { cat "$TMP/list"; fail "uncore-metrics --list without PMUs exited $rc, not 1"; }
-for m in uncore-metrics t410-pcie-rcmap; do
-	MANWIDTH=80 man --warnings=all -l "$R/usr/share/man/man1/$m.1.gz" >/dev/null 2>"$TMP/man"
+rc=0
+chroot "$R" uncore-metrics-exporter --check >"$TMP/list" 2>&1 || rc=$?
+[ $rc -eq 1 ] ||
+	{ cat "$TMP/list"; fail "uncore-metrics-exporter --check without PMUs exited $rc, not 1"; }
+for m in man1/uncore-metrics.1 man1/t410-pcie-rcmap.1 man8/uncore-metrics-exporter.8; do
+	MANWIDTH=80 man --warnings=all -l "$R/usr/share/man/$m.gz" >/dev/null 2>"$TMP/man"
 	[ -s "$TMP/man" ] && { cat "$TMP/man"; fail "man $m: warnings"; }
 done
-echo "uncore-metrics runs (no PMU: --list exits 1), manual pages render"
+echo "no PMU: uncore-metrics --list and the exporter's condition exit 1; manual pages render"
 
 step "round 1: dpkg --purge"
 run in_root dpkg --purge uncore-pmu-tools uncore-pmu-dkms

@@ -52,7 +52,10 @@ set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-RPMDIR=$REPO/.build/rpm/RPMS/noarch
+RPMDIR=$REPO/.build/rpm/RPMS
+# the dkms package is noarch, the tools (the exporter daemon) the machine's
+RPM_ARCH_dkms=noarch
+RPM_ARCH_tools=$(rpm --eval '%{_arch}')
 
 # A test's overrides must not rename the package (see dkms.conf).
 unset UNCORE_DKMS_NAME UNCORE_DKMS_ARCH UNCORE_DKMS_COMPILE_TEST
@@ -97,9 +100,10 @@ build()
 		fail "make rpm failed"
 	fi
 	for n in dkms tools; do
-		set -- "$RPMDIR/$NAME-$n-$VER"-*.noarch.rpm
+		a=$(eval echo "\$RPM_ARCH_$n")
+		set -- "$RPMDIR/$a/$NAME-$n-$VER"-*."$a".rpm
 		[ $# -eq 1 ] && [ -f "$1" ] ||
-			fail "make rpm: want one $NAME-$n-$VER-*.noarch.rpm in $RPMDIR, have: $*"
+			fail "make rpm: want one $NAME-$n-$VER-*.$a.rpm in $RPMDIR/$a, have: $*"
 		[ "$(rpm -qp --qf '%{VERSION}' "$1")" = "$VER" ] ||
 			fail "$1: version $(rpm -qp --qf '%{VERSION}' "$1"), dkms.conf says $VER"
 		if [ "$n" = dkms ]; then DKMS_RPM=$1; else TOOLS_RPM=$1; fi
@@ -114,12 +118,14 @@ rpm_of()
 
 # rpm_list RPM: "MODE FLAGS PATH" per file of RPM; FLAGS is "c" for
 # %config(noreplace) ("cn" in rpm's terms), "-" otherwise; licenses and
-# documentation are left out
+# documentation, and rpm's /usr/lib/.build-id links, are left out
 rpm_list()
 {
 	rpm -qp --qf '[%{FILEMODES:perms} %{FILEFLAGS:fflags} %{FILENAMES}\n]' "$1" |
 	awk '{ if (NF == 2) { p = $2; f = "" } else { p = $3; f = $2 }
 	       if (p ~ "^/usr/share/(doc|licenses)/") next
+	       # the links from the build id to the daemon, as on RHEL
+	       if (p ~ "^/usr/lib/[.]build-id(/|$)") next
 	       print $1, (f ~ /c/ && f ~ /n/) ? "c" : "-", p }' | sort -k 3
 }
 
@@ -255,6 +261,8 @@ check_static()
 	has "tools %preun" "$TMP/tpreun" "$t remove-system-units $UNIT \|\| :"
 	has "tools %postun" "$TMP/tpostun" "^if \[ \\\$1 -ge 1 \] && \[ -x \"$t\" \]"
 	has "tools %postun" "$TMP/tpostun" "$t mark-restart-system-units $UNIT \|\| :"
+	has "tools %postun" "$TMP/tpostun" \
+		"rm -rf /var/lib/private/uncore-metrics /var/lib/uncore-metrics"
 	for t in post preun tpost tpreun tpostun; do
 		sh -n "$TMP/$t" 2>"$TMP/sh.err" || { cat "$TMP/sh.err"; fail "$t: not valid sh"; }
 	done
@@ -268,10 +276,15 @@ check_static()
 	rpm -qp --requires "$DKMS_RPM" >"$TMP/req"
 	has "$NAME-dkms Requires" "$TMP/req" '^dkms$'
 	rpm -qp --requires "$TOOLS_RPM" >"$TMP/req"
-	for t in perf gawk pciutils; do
-		has "$NAME-tools Requires" "$TMP/req" "^$t\$"
+	has "$NAME-tools Requires" "$TMP/req" '^gawk$'
+	if grep -qE '^(perf|pciutils)$' "$TMP/req"; then
+		fail "$NAME-tools Requires perf or pciutils: Recommends only"
+	fi
+	rpm -qp --recommends "$TOOLS_RPM" >"$TMP/rec"
+	for t in perf pciutils; do
+		has "$NAME-tools Recommends" "$TMP/rec" "^$t\$"
 	done
-	echo "dkms; perf gawk pciutils"
+	echo "dkms; gawk; Recommends perf pciutils"
 	echo "rpm: all passed"
 }
 

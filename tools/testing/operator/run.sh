@@ -42,12 +42,12 @@ git -C "$REPO" ls-files -co --exclude-standard -z |
 	rsync -rlp --checksum --delete --from0 --files-from=- "$REPO/" "$BUILD/src/"
 run make -s -C "$BUILD/src" deb
 # The simulated machine: the default firmware's Tegra410 and Odyssey PEM
-# PMUs with Grace's (not its generic one, which uncore-metrics leaves
+# PMUs with Grace's (not its generic one, which the exporter leaves
 # alone) and Odyssey's DDR and LLC-TAD beside them, so that every series
 # of the exporter, every recording rule and every dashboard panel has
 # traffic in one boot; of the 24 PCIE
 # and PCIE-TGT PMUs only the 5 the Prometheus test drives, to spare the
-# TCG guest's CPU (the exporter's perf reads every event every 2 s). A
+# TCG guest's CPU (the exporter reads every group every 2 s). A
 # firmware of this private copy only: make check boots no other guest
 # with it.
 FW=$BUILD/src/tools/testing/tests/firmware/operator

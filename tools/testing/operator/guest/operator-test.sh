@@ -9,12 +9,13 @@
 #          the one stand-in); the kernel command line keeps udev from
 #          loading nvidia_t410_c2c_pmu (modprobe.blacklist=), which this
 #          test loads a minute after the others; then node_exporter,
-#          the unit's sandbox, coexistence, README's stop and remove
+#          the unit's sandbox, no capability, coexistence (half of the
+#          counters left, unscaled), README's stop and remove
 #   late   the simulator is loaded only after the exporter's first start
 #          attempt, with traffic at known rates; Debian's Prometheus
 #          evaluates our rules, alerts and dashboard queries on it
 #          (prometheus-test.sh); then the condition with arguments no PMU
-#          satisfies
+#          satisfies (skipped), and settings that are wrong (failed)
 # Everything else is the operator's: Debian's systemd, udev, perf,
 # prometheus-node-exporter, prometheus and our .debs as README installs
 # them.
@@ -73,9 +74,16 @@ udev_wants() {
 	done | sort
 }
 
-# check_exporter_counts_all WHAT: the exporter runs, systemd has not
-# restarted it since restarts0 was taken,, and within a minute its
-# textfile (through the link) has series of every simulated PMU
+# failures: the exporter's restarts since restarts0 that were not its
+# own exit 75 (a PMU to open), from the journal since the boot
+failures() {
+	journalctl -b -u $UNIT -o cat 2>/dev/null |
+		grep -cE 'Failed with result|code=(killed|dumped)'
+}
+
+# check_exporter_counts_all WHAT: the exporter runs, it never failed
+# (its restarts were its own exit 75, for a PMU to open), and within a
+# minute its textfile (through the link) has series of every simulated PMU
 check_exporter_counts_all() {
 	if wait_for 150 all_counted; then
 		ok "$1: the exporter counts every PMU ($(expected | wc -l))"
@@ -84,7 +92,38 @@ check_exporter_counts_all() {
 			"missing: $(expected | grep -vxF "$(prom_pmus $TEXTFILE)" | xargs)" \
 			"unit: $(uprop ActiveState)/$(uprop Result), NRestarts $(uprop NRestarts)"
 	fi
-	check_eq "$1: systemd never restarted the exporter" "$restarts0" "$(uprop NRestarts)"
+	check_eq "$1: the exporter never failed (restarts: exit 75 only)" \
+		"active/running 0" "$(uprop ActiveState)/$(uprop SubState) $(failures)"
+}
+
+# no_caps: every process of the unit, each of its five capability sets
+no_caps() {
+	for p in $(cat "/sys/fs/cgroup$(uprop ControlGroup)/cgroup.procs"); do
+		awk '$1 ~ /^Cap(Inh|Prm|Eff|Bnd|Amb):$/ { print $2 }' /proc/"$p"/status
+	done | sort -u | xargs
+}
+
+# total SERIES: its value in the textfile
+total() {
+	awk -v s="$1" 'substr($0, 1, length(s) + 1) == s " " { print $NF }' $TEXTFILE
+}
+
+# bad_setting WHAT LINE MESSAGE: with LINE in /etc/default/uncore-metrics
+# (the others as shipped) the unit fails at start, with MESSAGE in its
+# journal, once
+bad_setting() {
+	cp /etc/default/uncore-metrics /tmp/default.ok
+	sed -i '/^UNCORE_METRICS_ARGS=/d; /^UNCORE_METRICS_INTERVAL=/d' /etc/default/uncore-metrics
+	printf '%s\n' "$2" >>/etc/default/uncore-metrics
+	since=$(date '+%Y-%m-%d %H:%M:%S')
+	systemctl reset-failed $UNIT 2>/dev/null
+	systemctl start $UNIT 2>/dev/null
+	wait_for 20 test "$(uprop ActiveState)" = failed
+	check_eq "$1: the unit failed, not skipped" failed "$(uprop ActiveState)"
+	check_eq "$1: its journal says why, once" 1 \
+		"$(journalctl -u $UNIT --since "$since" -o cat | grep -cF "$3")"
+	cp /tmp/default.ok /etc/default/uncore-metrics
+	systemctl reset-failed $UNIT 2>/dev/null
 }
 
 restarts0=0
@@ -93,9 +132,11 @@ st=$(systemctl is-system-running --wait 2>&1)
 check_eq "the system came up ($(systemctl --failed --plain --no-legend | xargs))" running "$st"
 
 # Debian's kernels refuse perf_event_open() to all but CAP_SYS_ADMIN at
-# their default paranoid level 3; the package's sysctl.d file sets 2
-check_eq "kernel.perf_event_paranoid is the package's 2" 2 \
+# their default paranoid level 3: no package of ours lowers it
+check_eq "kernel.perf_event_paranoid is Debian's default 3, untouched" 3 \
 	"$(cat /proc/sys/kernel/perf_event_paranoid)"
+check_eq "no sysctl.d file of ours" "" \
+	"$(ls /usr/lib/sysctl.d /etc/sysctl.d 2>/dev/null | grep uncore)"
 
 case $scenario in
 boot)
@@ -119,14 +160,7 @@ boot)
 	uid=$(awk '$1 == "Uid:" { print $2 }' /proc/"$pid"/status)
 	check_cmd "the exporter runs as a dynamic user (uid $uid)" \
 		test "$uid" -ge 61184 -a "$uid" -le 65519
-	# every process of the unit (the shell, perf, awk): CAP_PERFMON
-	# (bit 38) and nothing else, effective and bounding
 	cg=/sys/fs/cgroup$(uprop ControlGroup)
-	caps=$(for p in $(cat "$cg"/cgroup.procs); do
-		awk '$1 == "CapEff:" || $1 == "CapBnd:" { print $2 }' /proc/"$p"/status
-	done | sort -u | xargs)
-	check_eq "every process of the exporter has CAP_PERFMON and no other capability" \
-		0000004000000000 "$caps"
 	# what the C2C driver's PMUs are, for the late load
 	re='^nvidia_(nvlink_c2c|nvclink|nvdlink)_pmu_'
 	c2c=$(expected | grep -E "$re" | xargs)
@@ -134,15 +168,33 @@ boot)
 	wait_for 150 have_pmus "$others"
 	check_eq "the exporter counts every PMU but the C2C driver's" "$others" \
 		"$(prom_pmus $TEXTFILE | xargs)"
-	check_eq "its perf runs in the exporter's unit" 1 \
+	# steady state: one process, the daemon, no capability in any of the
+	# five sets of it (the bounding set included)
+	check_eq "the unit is one process, the daemon (no perf, no shell)" uncore-metrics- \
 		"$(for p in $(cat "$cg"/cgroup.procs); do cat /proc/"$p"/comm; done 2>/dev/null |
-		grep -c '^perf')"
+		xargs)"
+	check_eq "no capability in steady state (inheritable, permitted, effective, bounding, ambient)" \
+		0000000000000000 "$(no_caps)"
+	pid=$(uprop MainPID)
+	ucf='uncore_pmu_memory_bytes_total{pmu="nvidia_ucf_pmu_0",family="ucf",socket="0",'
+	ucf="${ucf}direction=\"read\"}"
+	echo "event=mem_bytes_rd value=1000000" >$UNCORE_SIM/nvidia_ucf_pmu_0/inject
+	wait_for 10 test "$(total "$ucf")" -ge 1000000
+	before=$(total "$ucf")
 	# a minute after the others
 	sleep $((60 - ($(cut -d. -f1 /proc/uptime) - t0) ))
 	check_cmd "modprobe nvidia_t410_c2c_pmu, a minute after the others" \
 		modprobe nvidia_t410_c2c_pmu
 	check_exporter_counts_all "C2C loaded a minute late"
-	check_eq "the same exporter process picked them up" "$pid" "$(uprop MainPID)"
+	# the daemon, without capabilities, cannot open them: it exits 75
+	# and systemd starts it again with them; its totals go on
+	check_cmd "a new exporter process picked them up (exit 75)" \
+		test "$pid" != "$(uprop MainPID)"
+	check_eq "the journal says why, once" 1 \
+		"$(journalctl -b -u $UNIT -o cat | grep -c 'to be opened; exiting to be started')"
+	check_cmd "its totals went on across the restart ($before, then $(total "$ucf"))" \
+		test "$(total "$ucf")" -ge "$before"
+	check_eq "no capability after the restart either" 0000000000000000 "$(no_caps)"
 	check_eq "the C2C PMUs are among them" "$c2c" \
 		"$(prom_pmus $TEXTFILE | grep -E "$re" | xargs)"
 	# 60-uncore-pmu.rules, by PMU name: nvidia_*, mrvl_* and the
@@ -169,6 +221,27 @@ boot)
 	check_fail "modprobe -r nvidia_t410_ucf_pmu is refused while the exporter runs" \
 		modprobe -r nvidia_t410_ucf_pmu
 	[ -d /sys/module/nvidia_t410_ucf_pmu ] || modprobe nvidia_t410_ucf_pmu
+	# it leaves half of the UCF's 8 counters: 4 events of an operator's
+	# perf stat count beside it, exactly and all the time (running =
+	# enabled, perf's percentage 100.00), as does README's quick start
+	inj="echo 'event=slc_bytes_rd value=123456789' > $UNCORE_SIM/nvidia_ucf_pmu_0/inject"
+	evs=$(for _ in 1 2 3 4; do printf ' -e nvidia_ucf_pmu_0/slc_bytes_rd/'; done)
+	# shellcheck disable=SC2086 # one word per option
+	got=$(perf stat -a -x';' $evs -- sh -c "$inj" 2>&1 >/dev/null |
+		awk -F';' '{ printf "%s%s/%s", s, $1, $5; s = " " }')
+	w="123456789/100.00"
+	check_eq "with the exporter running, perf stat of half the UCF's counters: exact, unscaled" \
+		"$w $w $w $w" "$got"
+	qs=$(sed -n '/^## Quick start/,/^## /p' $README |
+		grep -E '^    perf stat .*nvidia_ucf_pmu_0' |
+		sed 's/^    //; s/ sleep 1$//')
+	inj="echo 'event=slc_bytes_rd value=5555 src=loc_cpu dst=loc_cmem'"
+	inj="$inj > $UNCORE_SIM/nvidia_ucf_pmu_0/inject"
+	# shellcheck disable=SC2086 # the quick start's words
+	got=$(perf stat ${qs#perf stat} -x';' -- sh -c "$inj" 2>&1 >/dev/null |
+		awk -F';' '{ print $1 "/" $5 }')
+	check_eq "with the exporter running, README's quick start counts exactly, unscaled: $qs" \
+		5555/100.00 "$got"
 	# README's one command pauses it; an ad-hoc count is then exact
 	check_cmd "systemctl stop uncore-metrics-exporter" systemctl stop $UNIT
 	check_fail "the textfile is gone with the exporter" test -e $TEXTFILE
@@ -214,9 +287,10 @@ boot)
 		"$(while read -r f; do
 			[ -e "$f" ] || [ -L "$f" ] && echo "$f"
 		done </tmp/files | xargs)"
-	check_eq "no module, link, runtime or DKMS directory is left" "" \
+	check_eq "no module, link, runtime, state or DKMS directory is left" "" \
 		"$(ls -d /lib/modules/*/updates/dkms/*.ko* $TEXTFILE /run/uncore-metrics \
-			/var/lib/dkms/uncore-pmu 2>/dev/null | xargs)"
+			/var/lib/dkms/uncore-pmu /var/lib/uncore-metrics \
+			/var/lib/private/uncore-metrics 2>/dev/null | xargs)"
 	;;
 late)
 	check_fail "no simulated hardware at boot" test -d $UNCORE_SIM
@@ -229,6 +303,12 @@ late)
 	# appears, and the ACPI device it names (the PCIE's root port) must
 	# be in the namespace by then, as firmware has it on the hardware.
 	# (udev loading them when the hardware appears is the boot scenario.)
+	# every counter, so that every recording rule and panel has its
+	# series (by default the exporter leaves half of them, and the
+	# series that need more: the tools README); the boot scenario
+	# checks the default
+	sed -i 's/^UNCORE_METRICS_ARGS=.*/UNCORE_METRICS_ARGS="--counters all"/' \
+		/etc/default/uncore-metrics
 	first="uncore_cspmu nvidia_t410_pcie_pmu"
 	# shellcheck disable=SC2086 # the modules, one word each
 	check_cmd "the drivers load before the hardware: modprobe -a $first" \
@@ -251,6 +331,18 @@ late)
 	check_eq "with --family cmem --socket 7 the unit is skipped, never restarted" \
 		"inactive exec-condition $restarts0" \
 		"$(uprop ActiveState) $(uprop Result) $(uprop NRestarts)"
+	# wrong settings fail the unit, not skip it, with one line that
+	# names the setting
+	bad_setting "--famly cmem" "UNCORE_METRICS_ARGS=--famly cmem" \
+		"uncore-metrics-exporter: unknown option '--famly'"
+	bad_setting "--interval 5" "UNCORE_METRICS_INTERVAL=5" \
+		"uncore-metrics-exporter: --interval: '5' is not a number from 100 to 86400000"
+	mkdir -p /tmp/adir
+	bad_setting "a textfile that is a directory" "UNCORE_METRICS_TEXTFILE=/tmp/adir" \
+		"ln: cannot overwrite directory '/tmp/adir'"
+	bad_setting "a textfile in a missing folder" "UNCORE_METRICS_TEXTFILE=/nonexistent/u.prom" \
+		"ln: failed to create symbolic link '/nonexistent/u.prom': No such file or $(
+		)directory"
 	;;
 *)
 	not_ok "uncore_test.scenario=$scenario: not a scenario"
