@@ -55,6 +55,7 @@
 #define PROBE_MAX	64
 #define EXIT_REOPEN	75
 #define EXIT_USAGE	2
+#define UEVENT_SETTLE_NS 200000000LL
 
 struct event {
 	char name[UXP_NAME_MAX];
@@ -914,23 +915,25 @@ static int uevent_drain(void)
 	return hit;
 }
 
-static int64_t ns_of(const struct timespec *t)
+static long long ns_of(const struct timespec *t)
 {
-	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+	return (long long)t->tv_sec * 1000000000 + t->tv_nsec;
 }
 
 /*
- * Sleep until the deadline, or a signal. Returns 1 where PMUs may have
- * come or gone meanwhile (a uevent, or no uevent socket to tell).
+ * Sleep until the deadline, or a signal, or PMUs come or go: then 0.2 s
+ * more for the uevents of the others a module registers, and the
+ * interval ends early. Returns 1 where PMUs may have come or gone (a
+ * uevent, or no uevent socket to tell).
  */
-static int wait_until(int64_t deadline)
+static int wait_until(long long deadline)
 {
 	struct timespec now, ts;
 	struct pollfd pfd;
 	int changed = uevent_fd < 0;
 
 	for (;;) {
-		int64_t left;
+		long long left;
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		left = deadline - ns_of(&now);
@@ -944,8 +947,11 @@ static int wait_until(int64_t deadline)
 		}
 		pfd.fd = uevent_fd;
 		pfd.events = POLLIN;
-		if (ppoll(&pfd, 1, &ts, NULL) > 0 && uevent_drain())
+		if (ppoll(&pfd, 1, &ts, NULL) > 0 && uevent_drain() && !changed) {
 			changed = 1;
+			if (deadline > ns_of(&now) + UEVENT_SETTLE_NS)
+				deadline = ns_of(&now) + UEVENT_SETTLE_NS;
+		}
 	}
 }
 
@@ -1090,7 +1096,7 @@ int main(int argc, char **argv)
 {
 	struct sigaction sa;
 	struct timespec t0, t1, start;
-	int64_t deadline;
+	long long deadline;
 	long n = 0;
 	int found, check;
 

@@ -63,11 +63,12 @@ static const char *const c2c_ev[] = {
 	"out_wr_cum_outs", NULL,
 };
 
+/* the read data counts feed no recording rule: last */
 static const char *const scf_ev[] = {
-	"cmem_wr_total_bytes", "remote_socket_wr_total_bytes", "cmem_rd_data",
-	"remote_socket_rd_data", "cmem_rd_access", "cmem_rd_outstanding",
-	"remote_socket_rd_access", "remote_socket_rd_outstanding", "cycles",
-	NULL,
+	"cmem_wr_total_bytes", "remote_socket_wr_total_bytes", "cmem_rd_access",
+	"cmem_rd_outstanding", "remote_socket_rd_access",
+	"remote_socket_rd_outstanding", "cmem_rd_data", "remote_socket_rd_data",
+	"cycles", NULL,
 };
 
 static const char *const grace_ev[] = {

@@ -67,31 +67,18 @@ waitfor() {
 	wait "$1"
 }
 
-# the fake sysfs: PMU NAME TYPE EVENTS... (event=config of the software PMU)
+# shellcheck source=exporter-sysfs.sh
+. "$HERE/exporter-sysfs.sh"
 FS=$W/sysfs
-pmu() {
-	local d=$FS/$1 e
-	mkdir -p "$d/format" "$d/events"
-	echo "$2" >"$d/type"
-	echo 0 >"$d/cpumask"
-	echo config:0-63 >"$d/format/event"
-	shift 2
-	for e; do echo "event=${e#*=}" >"$d/events/${e%%=*}"; done
-}
-# cpu-clock (0) counts nanoseconds, the dummy event (9) nothing
-pmu nvidia_cmem_latency_pmu_0 1 cycles=0 rd_req=9 rd_cum_outs=9
-pmu nvidia_ucf_pmu_1 1 cycles=0 mem_bytes_rd=9 mem_bytes_wr=9
-echo "NVIDIA CMEM" >"$FS/nvidia_cmem_latency_pmu_0/identifier"
-# a PMU of no family of ours: never opened
-pmu cpu 4 cycles=0x3c
+pmu() { xp_pmu "$FS" "$@"; }
+xp_sysfs "$FS"
 export UNCORE_METRICS_SYSFS=$FS UNCORE_METRICS_MODULES=$W/modules
 mkdir -p "$W/modules/nvidia_t410_cmem_latency_pmu"
 echo 1.2.3 >"$W/modules/nvidia_t410_cmem_latency_pmu/version"
 OUT=$W/out/uncore.prom
 mkdir -p "$W/out"
 
-# series FILE: the series of a textfile, without values
-series() { sed -n 's/^\(uncore_.*\) [^ ]*$/\1/p' "$1"; }
+series() { xp_series "$1"; }
 # value FILE SERIES
 value() { awk -v s="$2" 'substr($0, 1, length(s) + 1) == s " " { print $NF }' "$1"; }
 
@@ -229,6 +216,21 @@ check "a PMU whose open fails: exit 75 each run, one message over two runs" "75 
 grep -q '^uncore_pmu_info{pmu="nvidia_cmem_latency_pmu_0"' "$OUT"
 check "the others are counted meanwhile" 0 $?
 rm -rf "$FS/nvidia_ucf_pmu_2" "$OUT.state"
+
+# the real sysfs: a uevent of an event source (the software PMU's, made
+# again here) ends the interval at once, 0.2 s later, not at its 60 s
+rm -f "$OUT.state"
+env -u UNCORE_METRICS_SYSFS "$W/plain" --output "$OUT" --interval 60000 2>"$W/err" &
+pid=$!
+sleep 1
+ino=$(stat -c %i "$OUT")
+echo add >/sys/bus/event_source/devices/software/uevent
+sleep 1
+ino2=$(stat -c %i "$OUT")
+kill -TERM $pid
+waitfor $pid 5
+check "a uevent of an event source ends the interval within a second" yes \
+	"$([ "$ino" != "$ino2" ] && echo yes)"
 
 # bad settings: exit 2 (usage) or 1, one message, before any interval
 bad() {
