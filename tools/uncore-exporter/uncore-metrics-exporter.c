@@ -113,6 +113,8 @@ static struct {
 static unsigned int ntold;
 static double last_interval;
 static char *outbuf;
+static size_t outlen;			/* what emit() has put into outbuf */
+static int write_failed;
 static size_t outcap;
 
 static void msg(const char *fmt, ...)
@@ -738,7 +740,7 @@ static int drop_capabilities(void)
 
 static void emit(const char *fmt, ...)
 {
-	size_t len = outbuf ? strlen(outbuf) : 0;
+	size_t len = outlen;
 	va_list ap;
 	int n;
 
@@ -747,8 +749,14 @@ static void emit(const char *fmt, ...)
 		n = vsnprintf(outbuf ? outbuf + len : NULL, outbuf ? outcap - len : 0,
 			      fmt, ap);
 		va_end(ap);
-		if (n >= 0 && outbuf && len + n < outcap)
+		if (n < 0) {
+			msg("cannot format the file: %s", strerror(errno));
+			exit(1);
+		}
+		if (outbuf && len + n < outcap) {
+			outlen += n;
 			return;
+		}
 		outcap = (outcap ? outcap * 2 : 65536) + n;
 		outbuf = realloc(outbuf, outcap);
 		if (!outbuf) {
@@ -789,6 +797,7 @@ static int write_file(void)
 
 	if (outbuf)
 		outbuf[0] = '\0';
+	outlen = 0;
 	for (m = 0; m < uxp_nr_metrics; m++) {
 		int head = 0;
 
@@ -831,7 +840,7 @@ static int write_file(void)
 	emit("uncore_pmu_exporter_last_write_timestamp_seconds %lld.%09ld\n",
 	     (long long)now.tv_sec, now.tv_nsec);
 
-	len = strlen(outbuf);
+	len = outlen;
 	fd = open(tmpf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		goto err;
@@ -845,9 +854,14 @@ static int write_file(void)
 	}
 	if (close(fd) || rename(tmpf, output))
 		goto err;
+	if (write_failed)
+		msg("%s: written again", output);
+	write_failed = 0;
 	return 0;
 err:
-	msg("cannot write %s: %s", output, strerror(errno));
+	/* said once, not every interval, until a write succeeds */
+	if (!write_failed++)
+		msg("cannot write %s: %s", output, strerror(errno));
 	return -1;
 }
 
