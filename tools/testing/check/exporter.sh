@@ -29,6 +29,14 @@ not_ok() {
 	[ $# -lt 2 ] || sed 's/^/    /' "$2" | head -n 30
 }
 check() { if [ "$2" = "$3" ]; then ok "$1"; else echo "# want '$2', got '$3'"; not_ok "$1"; fi; }
+# check_rel DESC A B EXPR: EXPR, in awk, holds of a=A and b=B
+check_rel() {
+	if awk -v a="$2" -v b="$3" "BEGIN { exit !($4) }"; then
+		ok "$1 ($2 then $3)"
+	else
+		not_ok "$1: $2 then $3"
+	fi
+}
 
 for t in gcc strace; do
 	command -v $t >/dev/null || { not_ok "$t is needed (deps.sh installs it)"; exit 1; }
@@ -131,11 +139,8 @@ check "no temporary file is left" "uncore.prom uncore.prom.state" "$(files)"
 # the totals go on from the state file, which the next start takes up
 timeout 30 "$W/xp" --output "$OUT" --interval 200 --count 1 2>"$W/err"
 c2=$(value "$OUT" "$CY")
-if [ "$(awk -v a="$c1" -v b="$c2" 'BEGIN { print (b - a > 0.15e9 && b - a < 0.5e9) }')" = 1 ]; then
-	ok "a restart adds to the totals of the run before ($c1 then $c2)"
-else
-	not_ok "a restart adds to the totals: $c1 then $c2"
-fi
+check_rel "a restart adds to the totals of the run before" "$c1" "$c2" \
+	'b - a > 0.15e9 && b - a < 0.5e9'
 # killed: the last textfile is the state
 "$W/xp" --output "$OUT" --interval 200 2>"$W/err" &
 pid=$!
@@ -146,11 +151,7 @@ c3=$(value "$OUT" "$CY")
 check "a kill leaves a whole file, no temporary" "uncore.prom" "$(files)"
 timeout 30 "$W/xp" --output "$OUT" --interval 200 --count 1 2>"$W/err"
 c4=$(value "$OUT" "$CY")
-if [ "$(awk -v a="$c3" -v b="$c4" 'BEGIN { print (b > a && a > 0) }')" = 1 ]; then
-	ok "after a kill the totals go on from the last file ($c3 then $c4)"
-else
-	not_ok "after a kill the totals go on from the last file: $c3 then $c4"
-fi
+check_rel "after a kill the totals go on from the last file" "$c3" "$c4" 'b > a && a > 0'
 
 # SIGTERM: the last interval written, exit 0; no capability meanwhile
 "$W/plain" --output "$OUT" --interval 60000 2>"$W/err" &
