@@ -339,7 +339,7 @@ late)
 		"uncore-metrics-exporter: --interval: '5' is not a number from 100 to 86400000"
 	mkdir -p /tmp/adir
 	bad_setting "a textfile that is a directory" "UNCORE_METRICS_TEXTFILE=/tmp/adir" \
-		"ln: cannot overwrite directory '/tmp/adir'"
+		"ln: /tmp/adir: cannot overwrite directory"
 	bad_setting "a textfile in a missing folder" "UNCORE_METRICS_TEXTFILE=/nonexistent/u.prom" \
 		"ln: failed to create symbolic link '/nonexistent/u.prom': No such file or $(
 		)directory"
