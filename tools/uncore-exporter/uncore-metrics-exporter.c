@@ -33,6 +33,7 @@
 #include <linux/netlink.h>
 #include <linux/perf_event.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -709,6 +710,27 @@ static int scan(int all, int retry)
 	return found;
 }
 
+/*
+ * Run on the CPUs the PMUs count on: an uncore event is read on its CPU,
+ * so a read from another one is an interprocessor interrupt that the
+ * read waits for. Where the kernel refuses (a cpuset), nothing changes.
+ */
+static void follow_pmu_cpus(void)
+{
+	cpu_set_t set;
+	unsigned int i, n = 0;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < npmus; i++) {
+		if (pmus[i].open && pmus[i].cpu < CPU_SETSIZE) {
+			CPU_SET(pmus[i].cpu, &set);
+			n++;
+		}
+	}
+	if (n)
+		sched_setaffinity(0, sizeof(set), &set);
+}
+
 /* ---- capabilities ---- */
 
 static int drop_capabilities(void)
@@ -1156,6 +1178,7 @@ int main(int argc, char **argv)
 	found = scan(1, 1);
 	if (found < 0)
 		return 1;
+	follow_pmu_cpus();
 	if (drop_capabilities())
 		return 1;
 	if (write_file())
