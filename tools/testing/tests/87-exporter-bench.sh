@@ -405,7 +405,7 @@ done < $DIR/runs
 		}
 	}' $DIR/figures 2>$DIR/ratios
 while read -r _ ms r; do
-	check_cmd "at $ms ms the daemon takes 0.25 times perf stat's CPU per interval or less ($r)" \
+	check_cmd "at $ms ms the daemon takes at most 0.25 of perf stat's CPU per interval ($r)" \
 		awk -v r="$r" 'BEGIN { exit !(r <= 0.25) }'
 done < $DIR/ratios
 for f in $DIR/exporter-*.start; do

@@ -173,7 +173,7 @@ boot)
 	check_eq "the unit is one process, the daemon (no perf, no shell)" uncore-metrics- \
 		"$(for p in $(cat "$cg"/cgroup.procs); do cat /proc/"$p"/comm; done 2>/dev/null |
 		xargs)"
-	check_eq "no capability in steady state (inheritable, permitted, effective, bounding, ambient)" \
+	check_eq "no capability in steady state: inheritable, permitted, effective, bounding, amb" \
 		0000000000000000 "$(no_caps)"
 	pid=$(uprop MainPID)
 	ucf='uncore_pmu_memory_bytes_total{pmu="nvidia_ucf_pmu_0",family="ucf",socket="0",'
@@ -230,7 +230,7 @@ boot)
 	got=$(perf stat -a -x';' $evs -- sh -c "$inj" 2>&1 >/dev/null |
 		awk -F';' '{ printf "%s%s/%s", s, $1, $5; s = " " }')
 	w="123456789/100.00"
-	check_eq "with the exporter running, perf stat of half the UCF's counters: exact, unscaled" \
+	check_eq "exporter running: perf stat of half the UCF's counters is exact, unscaled" \
 		"$w $w $w $w" "$got"
 	qs=$(sed -n '/^## Quick start/,/^## /p' $README |
 		grep -E '^    perf stat .*nvidia_ucf_pmu_0' |
