@@ -85,6 +85,7 @@ struct pmu {
 
 struct total {
 	char key[384];			/* the series, as the file names it */
+	size_t klen;
 	__uint128_t v;
 };
 
@@ -112,11 +113,17 @@ static struct {
 	int err;
 } told[MAX_PMUS];
 static unsigned int ntold;
-static double last_interval;
+static long long last_interval;	/* nanoseconds */
+static int on_cpu = -1;			/* the one CPU it is bound to */
 static char *outbuf;
-static size_t outlen;			/* what emit() has put into outbuf */
+static size_t outlen;			/* what is in outbuf */
 static int write_failed;
 static size_t outcap;
+/* the series in the file's order (by metric), rebuilt when PMUs change */
+static struct {
+	unsigned short pmu, ev;
+} order[MAX_PMUS * MAX_EVENTS];
+static int norder = -1;			/* -1: to be rebuilt */
 
 static void msg(const char *fmt, ...)
 {
@@ -179,7 +186,7 @@ static int total_index(const char *key)
 			return i;
 	if (ntotals == MAX_TOTALS || strlen(key) >= sizeof(totals[0].key))
 		return -1;
-	snprintf(totals[ntotals].key, sizeof(totals[0].key), "%s", key);
+	totals[ntotals].klen = snprintf(totals[ntotals].key, sizeof(totals[0].key), "%s", key);
 	totals[ntotals].v = 0;
 	return ntotals++;
 }
@@ -190,15 +197,30 @@ static void add_total(int i, __uint128_t v)
 		totals[i].v += v;
 }
 
+/*
+ * In decimal. A 128-bit division is a library call: one per 19 digits,
+ * the digits themselves from 64-bit divisions by a constant.
+ */
 static char *u128_str(__uint128_t v, char *buf)
 {
+	const uint64_t e19 = 10000000000000000000ULL;
 	char tmp[48];
-	int n = 0, i = 0;
+	int n = 0, i = 0, k;
+	uint64_t x;
 
+	while (v > UINT64_MAX) {
+		x = (uint64_t)(v % e19);
+		v /= e19;
+		for (k = 0; k < 19; k++) {
+			tmp[n++] = '0' + (int)(x % 10);
+			x /= 10;
+		}
+	}
+	x = (uint64_t)v;
 	do {
-		tmp[n++] = '0' + (int)(v % 10);
-		v /= 10;
-	} while (v);
+		tmp[n++] = '0' + (int)(x % 10);
+		x /= 10;
+	} while (x);
 	while (n)
 		buf[i++] = tmp[--n];
 	buf[i] = '\0';
@@ -503,6 +525,7 @@ static void pmu_close(struct pmu *p)
 		p->ev[i].fd = -1;
 	}
 	p->open = 0;
+	norder = -1;
 }
 
 static void tell_failure(struct pmu *p, int err)
@@ -589,6 +612,7 @@ static int pmu_open(struct pmu *p)
 		msg("%s: counting", p->name);
 	p->failed = 0;
 	p->open = 1;
+	norder = -1;
 	return 0;
 }
 
@@ -707,28 +731,67 @@ static int scan(int all, int retry)
 					 "%s%s", n ? " " : "", p->name);
 		}
 	}
+	/* PMUs may have come, gone or been sorted anew */
+	norder = -1;
 	return found;
 }
 
-/*
- * Run on the CPUs the PMUs count on: an uncore event is read on its CPU,
- * so a read from another one is an interprocessor interrupt that the
- * read waits for. Where the kernel refuses (a cpuset), nothing changes.
- */
-static void follow_pmu_cpus(void)
+/* pin CPU: run on CPU only; 0 where the kernel refused (a cpuset) */
+static int pin(int cpu)
 {
 	cpu_set_t set;
-	unsigned int i, n = 0;
 
+	if (cpu == on_cpu)
+		return 1;
 	CPU_ZERO(&set);
-	for (i = 0; i < npmus; i++) {
-		if (pmus[i].open && pmus[i].cpu < CPU_SETSIZE) {
-			CPU_SET(pmus[i].cpu, &set);
-			n++;
-		}
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		on_cpu = -1;
+		return 0;
 	}
-	if (n)
-		sched_setaffinity(0, sizeof(set), &set);
+	on_cpu = cpu;
+	return 1;
+}
+
+/*
+ * One read() per group, each made on the CPU its PMU counts on: an uncore
+ * event is read there, and a read from another CPU waits for an
+ * interprocessor interrupt to that one. Like perf stat, it moves to each
+ * CPU of its PMUs in turn, beginning with the one it is on and ending
+ * bound to the last, where the next interval begins: PMUs on one CPU
+ * cost no move at all, on two one move per interval. Where the kernel
+ * refuses a CPU, the reads are made from where it runs.
+ */
+static void read_all(void)
+{
+	int cpus[MAX_PMUS], ncpus = 0, first = -1;
+	unsigned int i;
+	int c, k;
+
+	for (i = 0; i < npmus; i++) {
+		if (!pmus[i].open)
+			continue;
+		if (pmus[i].cpu < 0 || pmus[i].cpu >= CPU_SETSIZE) {
+			pmu_read(&pmus[i]);
+			continue;
+		}
+		for (k = 0; k < ncpus && cpus[k] != pmus[i].cpu; k++)
+			;
+		if (k == ncpus)
+			cpus[ncpus++] = pmus[i].cpu;
+		if (pmus[i].cpu == on_cpu)
+			first = k;
+	}
+	for (k = -1; k < ncpus; k++) {
+		if (k == first || (k < 0 && first < 0))
+			continue;
+		c = k < 0 ? cpus[first] : cpus[k];
+		if (k >= 0)
+			pin(c);
+		for (i = 0; i < npmus; i++)
+			if (pmus[i].open && pmus[i].cpu == c)
+				pmu_read(&pmus[i]);
+	}
 }
 
 /* ---- capabilities ---- */
@@ -760,38 +823,64 @@ static int drop_capabilities(void)
 
 /* ---- the textfile ---- */
 
-static void emit(const char *fmt, ...)
+/*
+ * The file is put together with copies, not printf: it is most of the
+ * daemon's own work each interval.
+ */
+static void out_mem(const char *s, size_t n)
 {
-	size_t len = outlen;
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(outbuf ? outbuf + len : NULL, outbuf ? outcap - len : 0,
-			      fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			msg("cannot format the file: %s", strerror(errno));
-			exit(1);
-		}
-		if (outbuf && len + n < outcap) {
-			outlen += n;
-			return;
-		}
+	if (outlen + n >= outcap) {
 		outcap = (outcap ? outcap * 2 : 65536) + n;
 		outbuf = realloc(outbuf, outcap);
 		if (!outbuf) {
 			msg("out of memory");
 			exit(1);
 		}
-		outbuf[len] = '\0';
 	}
+	memcpy(outbuf + outlen, s, n);
+	outlen += n;
+}
+
+static void out_str(const char *s)
+{
+	out_mem(s, strlen(s));
+}
+
+static void out_u128(__uint128_t v)
+{
+	char num[48];
+
+	out_str(u128_str(v, num));
+}
+
+/* NS nanoseconds as seconds, all 9 decimals */
+static void out_secs(__uint128_t ns)
+{
+	char frac[11];
+	uint64_t f = (uint64_t)(ns % 1000000000);
+	int k;
+
+	out_u128(ns / 1000000000);
+	frac[0] = '.';
+	for (k = 9; k >= 1; k--) {
+		frac[k] = '0' + (int)(f % 10);
+		f /= 10;
+	}
+	frac[10] = '\n';
+	out_mem(frac, 11);
 }
 
 static void out_head(const char *name, const char *help, const char *type)
 {
-	emit("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	out_str("# HELP ");
+	out_str(name);
+	out_mem(" ", 1);
+	out_str(help);
+	out_str("\n# TYPE ");
+	out_str(name);
+	out_mem(" ", 1);
+	out_str(type);
+	out_mem("\n", 1);
 }
 
 static void out_seconds(const char *name, int t)
@@ -802,42 +891,61 @@ static void out_seconds(const char *name, int t)
 		const struct pmu *p = &pmus[i];
 		int k = t ? p->t_run : p->t_ena;
 
-		if (p->open && k >= 0)
-			emit("%s{%s} %.9g\n", name, p->labels,
-			     (double)totals[k].v / 1e9);
+		if (p->open && k >= 0) {
+			out_str(name);
+			out_mem("{", 1);
+			out_str(p->labels);
+			out_mem("} ", 2);
+			out_secs(totals[k].v);
+		}
 	}
+}
+
+/* order[]: the open PMUs' series, metric by metric, PMUs in their order */
+static void sort_series(void)
+{
+	unsigned int m, i, j;
+
+	norder = 0;
+	for (m = 0; m < uxp_nr_metrics; m++)
+		for (i = 0; i < npmus; i++)
+			for (j = 0; pmus[i].open && j < pmus[i].nev; j++) {
+				const struct event *ev = &pmus[i].ev[j];
+
+				if (!ev->s || ev->s->metric != m || ev->total < 0)
+					continue;
+				order[norder].pmu = i;
+				order[norder].ev = j;
+				norder++;
+			}
 }
 
 static int write_file(void)
 {
-	char name[96], num[48];
+	char name[96];
 	struct timespec now;
-	unsigned int m, i, j;
+	unsigned int i, m = UINT_MAX;
+	int k;
 	size_t len;
 	ssize_t n;
 	int fd;
 
-	if (outbuf)
-		outbuf[0] = '\0';
+	if (norder < 0)
+		sort_series();
 	outlen = 0;
-	for (m = 0; m < uxp_nr_metrics; m++) {
-		int head = 0;
+	for (k = 0; k < norder; k++) {
+		const struct event *ev = &pmus[order[k].pmu].ev[order[k].ev];
+		const struct total *t = &totals[ev->total];
 
-		uxp_metric_name(m, name, sizeof(name));
-		for (i = 0; i < npmus; i++) {
-			const struct pmu *p = &pmus[i];
-
-			for (j = 0; p->open && j < p->nev; j++) {
-				const struct event *ev = &p->ev[j];
-
-				if (!ev->s || ev->s->metric != m || ev->total < 0)
-					continue;
-				if (!head++)
-					out_head(name, uxp_metric_help(m), "counter");
-				emit("%s %s\n", totals[ev->total].key,
-				     u128_str(totals[ev->total].v, num));
-			}
+		if (ev->s->metric != m) {
+			m = ev->s->metric;
+			uxp_metric_name(m, name, sizeof(name));
+			out_head(name, uxp_metric_help(m), "counter");
 		}
+		out_mem(t->key, t->klen);
+		out_mem(" ", 1);
+		out_u128(t->v);
+		out_mem("\n", 1);
 	}
 	out_head("uncore_pmu_events_enabled_seconds_total",
 		 "Time the events of the exporter on the PMU were enabled, summed over the events.",
@@ -850,17 +958,23 @@ static int write_file(void)
 	out_head("uncore_pmu_info",
 		 "A PMU the exporter counts: its identifier and the driver module that registered it, with the version of the module.",
 		 "gauge");
-	for (i = 0; i < npmus; i++)
-		if (pmus[i].open)
-			emit("uncore_pmu_info{%s%s} 1\n", pmus[i].labels, pmus[i].info);
+	for (i = 0; i < npmus; i++) {
+		if (pmus[i].open) {
+			out_str("uncore_pmu_info{");
+			out_str(pmus[i].labels);
+			out_str(pmus[i].info);
+			out_str("} 1\n");
+		}
+	}
 	out_head("uncore_pmu_interval_seconds", "Length of the last measuring interval.",
 		 "gauge");
-	emit("uncore_pmu_interval_seconds %.9g\n", last_interval);
+	out_str("uncore_pmu_interval_seconds ");
+	out_secs(last_interval);
 	out_head("uncore_pmu_exporter_last_write_timestamp_seconds",
 		 "Time this file was written, in seconds since the Unix epoch.", "gauge");
 	clock_gettime(CLOCK_REALTIME, &now);
-	emit("uncore_pmu_exporter_last_write_timestamp_seconds %lld.%09ld\n",
-	     (long long)now.tv_sec, now.tv_nsec);
+	out_str("uncore_pmu_exporter_last_write_timestamp_seconds ");
+	out_secs((__uint128_t)now.tv_sec * 1000000000 + now.tv_nsec);
 
 	len = outlen;
 	fd = open(tmpf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -1178,7 +1292,8 @@ int main(int argc, char **argv)
 	found = scan(1, 1);
 	if (found < 0)
 		return 1;
-	follow_pmu_cpus();
+	/* PMUs on one CPU: bound to it from now on */
+	read_all();
 	if (drop_capabilities())
 		return 1;
 	if (write_file())
@@ -1191,10 +1306,8 @@ int main(int argc, char **argv)
 		unsigned int i;
 
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		for (i = 0; i < npmus; i++)
-			if (pmus[i].open)
-				pmu_read(&pmus[i]);
-		last_interval = (ns_of(&t1) - ns_of(&t0)) / 1e9;
+		read_all();
+		last_interval = ns_of(&t1) - ns_of(&t0);
 		t0 = t1;
 		if (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 			int retry = 0;

@@ -16,7 +16,7 @@
 # process runs (the daemon, or perf) and until the first output. The window then starts
 # one interval later, at an output (the exporter's file replaced, perf's
 # last line of an interval), and ends at the Nth output after it, so it
-# holds exactly N intervals' work: N = max(4, 60 s / interval). CPU is
+# holds exactly N intervals' work: N = max(8, 120 s / interval). CPU is
 # cpu.stat's usage_usec at those outputs, wall time /proc/uptime's; the
 # polling between them forks nothing (test -ef, read -t on a FIFO).
 #
@@ -326,8 +326,8 @@ check_eq "traffic on every simulated device" "" "$bad"
 for ms in $defms 1000; do
 	case " $done_ms " in *" $ms "*) continue ;; esac
 	done_ms="$done_ms $ms"
-	win=$(((60000 + ms - 1) / ms))
-	[ $win -ge 4 ] || win=4
+	win=$(((120000 + ms - 1) / ms))
+	[ $win -ge 8 ] || win=8
 	run exporter-$ms $ms $win wait_file $XCOMM \
 		"$TOOL" --output "$PROM" --interval "$ms"
 	check_eq "exporter-$ms: events of every PMU ($NPMU PMUs, $NEV events)" yes \
@@ -365,10 +365,15 @@ while read -r n ms; do
 			d = (u[i] - u[i - 1]) / 1e3 / (o[i] - o[i - 1])
 			if (i == 2 || d < mn) mn = d
 			if (i == 2 || d > mx) mx = d
+			# sorted into v[1..i-1], for the median
+			for (j = i - 1; j > 1 && v[j - 1] > d; j--)
+				v[j] = v[j - 1]
+			v[j] = d
 		}
+		med = (k % 2 == 0) ? v[k / 2] : (v[(k - 1) / 2] + v[(k + 1) / 2]) / 2
 		printf "#   %-9s %6d ms  %3d intervals in %6.1f s (%.2f s each): CPU %7.3f s," \
-		       " %.4f s/s, %5.0f ms/interval (%.0f-%.0f), %.0f%% system\n",
-			run, ms, ni, wall, wall / ni, cpu, cpu / wall, cpu * 1e3 / ni, mn, mx,
+		       " %.4f s/s, %5.1f ms/interval (%.0f-%.0f, median %.1f), %.0f%% system\n",
+			run, ms, ni, wall, wall / ni, cpu, cpu / wall, cpu * 1e3 / ni, mn, mx, med,
 			(cpu > 0 ? 100 * (s[k] - s[1]) / 1e6 / cpu : 0)
 		l = ""
 		sum = 0
