@@ -123,6 +123,28 @@ sim_stat() {
 	awk -v k="$2" '$1 == k { print $2 }' "$UNCORE_SIM/$1/stats"
 }
 
+# exporter_run CMD ARGS...: the exporter daemon (tools/uncore-exporter,
+# built for the guest) with ARGS while sh -c CMD injects traffic, then
+# SIGTERM, which writes the interval it cut short: its file is
+# $EXPORTER_FILE, its stderr $EXPORTER_FILE.err
+EXPORTER_FILE=/tmp/exporter-run.prom
+exporter_run() {
+	_cmd=$1
+	shift
+	rm -f $EXPORTER_FILE
+	"$TESTLIB/uncore-metrics-exporter" --output $EXPORTER_FILE --interval 600000 "$@" \
+		2>$EXPORTER_FILE.err &
+	_xp=$!
+	_i=0
+	while [ ! -s $EXPORTER_FILE ] && [ $_i -lt 300 ] && kill -0 $_xp 2>/dev/null; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	sh -c "$_cmd"
+	kill -TERM $_xp
+	wait $_xp
+}
+
 pmu_type() {
 	cat "$EV/$1/type"
 }

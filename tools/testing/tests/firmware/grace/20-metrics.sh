@@ -172,4 +172,17 @@ uncore_pmu_memory_data_total{$L} 5000
 uncore_pmu_memory_outstanding_request_cycles_total{$L} 1230" \
 	"$(grep 'destination="local"' /tmp/gmetrics.prom | grep -v '_bytes_total')"
 
+# ---- the exporter daemon on the same traffic, every counter taken ----
+exporter_run "printf '%s\n' 'event=cmem_rd_data value=5000' 'event=cmem_rd_access value=10' \
+	'event=cmem_rd_outstanding value=1230' 'event=cmem_wr_total_bytes value=500000123' \
+	> $UNCORE_SIM/nvidia_scf_pmu_1/inject" --family scf --socket 1 --counters all
+check_eq "the exporter daemon: SIGTERM, exit 0, nothing on stderr" "0" "$?$(cat $EXPORTER_FILE.err)"
+W='pmu="nvidia_scf_pmu_1",family="scf",socket="1",direction="write",destination="local"'
+check_eq "the exporter daemon's file: the same counters, writes in bytes" \
+	"uncore_pmu_memory_bytes_total{$W} 500000123
+uncore_pmu_memory_requests_total{$L} 10
+uncore_pmu_memory_data_total{$L} 5000
+uncore_pmu_memory_outstanding_request_cycles_total{$L} 1230" \
+	"$(grep 'destination="local"' $EXPORTER_FILE)"
+
 done_testing

@@ -141,6 +141,21 @@ check_eq "--prometheus: TAD lookups, hits and allocations, summed over the block
 uncore_pmu_cache_hits_total{$L} 100
 uncore_pmu_cache_allocations_total{$L} 300" \
 	"$(grep -E '^uncore_pmu_cache_[a-z]+_total\{' /tmp/ometrics.prom)"
+# the exporter daemon on the same traffic
+exporter_run "printf '%s\n' 'event=tad_tag_rd value=400 tad=2' 'event=tad_hit_any value=100 tad=1' \
+	'event=tad_alloc_any value=300 tad=0' > $UNCORE_SIM/tad/inject
+	printf '%s\n' 'event=ddr_ddr_reads value=64' 'event=ddr_ddr_writes value=32' \
+	> $UNCORE_SIM/$D1/inject" --family ddr,tad
+check_eq "the exporter daemon: SIGTERM, exit 0, nothing on stderr" "0" "$?$(cat $EXPORTER_FILE.err)"
+check_eq "the exporter daemon's file: DDR requests, TAD lookups, hits and allocations" \
+	"uncore_pmu_cache_lookups_total{$L} 400
+uncore_pmu_cache_hits_total{$L} 100
+uncore_pmu_cache_allocations_total{$L} 300
+uncore_pmu_memory_requests_total{$L0,direction=\"read\"} 0
+uncore_pmu_memory_requests_total{$L0,direction=\"write\"} 0
+uncore_pmu_memory_requests_total{$L1,direction=\"read\"} 64
+uncore_pmu_memory_requests_total{$L1,direction=\"write\"} 32" \
+	"$(grep -E '^uncore_pmu_(cache_[a-z]+|memory_requests)_total\{' $EXPORTER_FILE)"
 V=$(cat /sys/module/marvell_odyssey_tad_pmu/version 2>/dev/null)
 check_eq "--prometheus: the TAD's info: no identifier, its module and version" \
 	"uncore_pmu_info{$L,identifier=\"\",module=\"marvell_odyssey_tad_pmu\",version=\"$V\"} 1" \
