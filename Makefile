@@ -312,7 +312,8 @@ rpm:
 # compiled; DEB_ARCH=arm64 cross-builds it on an amd64 machine) with
 # debhelper and dh-dkms, into .build/deb/. The version is
 # dkms.conf's PACKAGE_VERSION, written into a changelog made for the build;
-# the build runs in a copy of the tree without the tests and the .git.
+# the build runs in a copy of the tree without the tests, the .git and
+# what builds and checks leave in it (the guests' .vm-build* is gigabytes).
 DEB_OUT := $(CURDIR)/.build/deb
 DEB_SRC := $(DEB_OUT)/$(DKMS_NAME)-$(UNCORE_VERSION)
 DEB_MAINT := $(shell sed -n 's/^Maintainer: //p' packaging/debian/control)
@@ -321,8 +322,9 @@ DEB_DATE := $(shell date -R -d @$$(git log -1 --format=%ct 2>/dev/null || date +
 deb:
 	rm -rf $(DEB_OUT)
 	mkdir -p $(DEB_SRC)
-	tar -cf - --exclude=./.git --exclude=./.build --exclude=./tools/testing \
-		--exclude=./$(EXPORTER_BIN) --exclude=./.check-state --exclude='*.o' --exclude='*.ko' . | tar -xf - -C $(DEB_SRC)
+	tar -cf - --exclude=./.git --exclude=./.build --exclude='./.vm-build*' \
+		--exclude=./tools/testing --exclude=./$(EXPORTER_BIN) --exclude='./.*-state' \
+		--exclude='*.o' --exclude='*.ko' . | tar -xf - -C $(DEB_SRC)
 	rm -rf $(DEB_SRC)/debian
 	cp -r packaging/debian $(DEB_SRC)/debian
 	printf '%s (%s) unstable; urgency=medium\n\n  * Version %s of dkms.conf.\n\n -- %s  %s\n' \
