@@ -392,9 +392,24 @@ for c in "$HERE/tests/progs/"*.c; do
 	t=$(basename "$c" .c)
 	$cc -static -O2 -Wall -o "$BUILD/tests/lib/$t" "$c"
 done
-# The exporter daemon, for the guest's architecture (85-exporter.sh)
-$cc -static -O2 -Wall -Wextra -Werror -o "$BUILD/tests/lib/uncore-metrics-exporter" \
-	"$REPO"/tools/uncore-exporter/{uncore-metrics-exporter,uxp_parse,uxp_vocab}.c
+# The exporter daemon, for the guest's architecture (85-exporter.sh and
+# the firmwares' metrics tests). On arm64, the architecture it ships for,
+# the packaged binary itself: make deb cross-builds uncore-pmu-tools for
+# arm64 as a fleet installs it (dynamic, with dpkg's hardening), and the
+# guest runs it on its own C library. On x86 a static build.
+if [ "$arch" = arm64 ]; then
+	if ! make -s -C "$REPO" deb DEB_ARCH=arm64 DEB_OUT="$BUILD/deb" \
+		>"$BUILD/deb.log" 2>&1 ||
+	   ! dpkg-deb -x "$BUILD"/deb/uncore-pmu-tools_*_arm64.deb "$BUILD/deb/root"; then
+		tail -n 30 "$BUILD/deb.log" >&2
+		echo "vm-test.sh: make deb DEB_ARCH=arm64 failed" >&2
+		exit 1
+	fi
+	cp "$BUILD/deb/root/usr/sbin/uncore-metrics-exporter" "$BUILD/tests/lib/"
+else
+	$cc -static -O2 -Wall -Wextra -Werror -o "$BUILD/tests/lib/uncore-metrics-exporter" \
+		"$REPO"/tools/uncore-exporter/{uncore-metrics-exporter,uxp_parse,uxp_vocab}.c
+fi
 # Bounds and seed of the fuzzer test, when the caller sets them.
 for v in UNCORE_FUZZ_SEED UNCORE_FUZZ_ITER UNCORE_FUZZ_TIME; do
 	[ -z "${!v:-}" ] || echo "$v=${!v}"

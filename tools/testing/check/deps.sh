@@ -18,6 +18,9 @@ PKGS="$PKGS debhelper dh-dkms lintian debootstrap systemd"  # packages.sh: make 
 PKGS="$PKGS rpm rpmlint"  # rpm check (rpm.sh): rpmbuild, rpm -qp, rpm2cpio (with cpio), rpmlint
 PKGS="$PKGS dwarves"  # pahole: prepared trees keep Debian's DEBUG_INFO_BTF (struct module layout)
 PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-efi-aarch64"  # arm64
+# make deb DEB_ARCH=arm64 (the arm64 guests run the packaged exporter):
+# dpkg-shlibdeps reads the arm64 C library's symbols for the Depends
+PKGS="$PKGS libc6:arm64"
 # fuzz-native (tools/testing/fuzz): clang with libFuzzer and the ASan/UBSan runtimes
 PKGS="$PKGS clang-14 libclang-rt-14-dev"
 PKGS="$PKGS strace"  # exporter.sh: the daemon's system calls per interval

@@ -8,6 +8,7 @@
 #    PMU of each family, then SIGTERM, which writes the interval it cut
 #    short: every series the traffic feeds holds exactly the injected sum
 #    (a PEM DWORD 4 bytes), and every PMU is in the file;
+#  - on arm64, the packaged binary (uncore-pmu-tools cross-built);
 #  - its budget: in steady state, per interval, one read() per PMU group
 #    and one write() (/proc/PID/io's syscr and syscw), its resident set
 #    under 4 MiB;
@@ -65,6 +66,12 @@ caps=$(awk '$1 ~ /^Cap(Inh|Prm|Eff|Bnd|Amb):$/ { print $2 }' /proc/$pid/status |
 check_eq "no capability once its events are open, root as it is" 0000000000000000 "$caps"
 rss=$(awk '$1 == "VmRSS:" { print $2 }' /proc/$pid/status)
 check_cmd "resident set ${rss} kB, under 4 MiB" test "$rss" -lt 4096
+# on arm64 the daemon is the packaged one (vm-test.sh takes it out of the
+# uncore-pmu-tools .deb that make deb cross-builds), on the guest's C library
+if [ "$(uname -m)" = aarch64 ]; then
+	check_eq "arm64: the packaged daemon, linked with the guest's C library" yes \
+		"$(grep -q '/libc\.so' /proc/$pid/maps && echo yes)"
+fi
 
 B=5000000017
 inject nvidia_ucf_pmu_0 "event=mem_bytes_rd value=$B" "event=slc_bytes_wr value=$((B + 1))"
