@@ -119,6 +119,43 @@ else
 fi
 check "HELP and TYPE for each of the 9 metrics" "9 9" \
 	"$(grep -c '^# HELP' "$OUT") $(grep -c '^# TYPE' "$OUT")"
+
+# The vocabulary, against the textfile check/prometheus.sh lints the
+# recording rules and the dashboard with (tools/uncore-metrics/fixtures/
+# all.prom, from recorded perf output of every Tegra410 family and the
+# PEM): on a fake sysfs with the PMUs and events of that recording
+# (perf-all.csv), every event taken, the daemon writes exactly those
+# counter series, labels included, and the same HELP and TYPE lines.
+# (grace.prom and odyssey.prom hold the last interval's PMUs of
+# recordings whose events perf spelled as raw terms: not comparable so.)
+FIX=$REPO/tools/uncore-metrics/fixtures
+for f in all; do
+	s=$W/voc-$f
+	mkdir -p "$s"
+	awk -F, '$4 ~ /^[a-z0-9_]+[.][a-z0-9_]+$/ {
+			split($4, a, ".")
+			if (!((a[1], a[2]) in seen)) ev[a[1]] = ev[a[1]] " " a[2] "=9"
+			seen[a[1], a[2]] = 1
+		}
+		END { for (p in ev) print p ev[p] }' "$FIX/perf-$f.csv" >"$s.pmus"
+	while read -r p evs; do
+		# shellcheck disable=SC2086 # one word per event
+		xp_pmu "$s" "$p" 1 $evs
+	done <"$s.pmus"
+	UNCORE_METRICS_SYSFS=$s timeout 30 "$W/xp" --output "$W/voc.prom" --interval 100 \
+		--count 1 --counters all 2>"$W/err"
+	grep -E '^(# (HELP|TYPE) uncore_pmu_[a-z_]*_total |uncore_pmu_[a-z_]*_total\{)' \
+		"$FIX/$f.prom" | sed 's/} [^ ]*$/}/' | sort >"$W/voc.want"
+	grep -E '^(# (HELP|TYPE) uncore_pmu_[a-z_]*_total |uncore_pmu_[a-z_]*_total\{)' \
+		"$W/voc.prom" | sed 's/} [^ ]*$/}/' | sort >"$W/voc.got"
+	if [ -s "$W/voc.want" ] && diff -u "$W/voc.want" "$W/voc.got" >"$W/d"; then
+		n=$(grep -c '_total{' "$W/voc.want")
+		ok "$f.prom: the same $n counter series and their HELP"
+	else
+		not_ok "$f.prom: the daemon's counter series and HELP differ" "$W/d"
+	fi
+	rm -f "$W/voc.prom" "$W/voc.prom.state"
+done
 C="uncore_pmu_cpu_memory_requests_total{$M$RD}"
 check "a count of nothing is exactly 0" 0 "$(value "$OUT" "$C")"
 CY="uncore_pmu_cycles_total{$M}"
