@@ -7,8 +7,8 @@
 # known traffic is injected while the tool's perf counts one interval, and
 # every figure is compared with the value computed here from the injected
 # amounts and the interval length perf itself printed (read from the raw
-# output the tool records). Then JSON and Prometheus output, a run of
-# several intervals and the error for a family whose module is not loaded.
+# output the tool records). Then JSON output, a run of several intervals
+# and the error for a family whose module is not loaded.
 
 . "$(dirname "$0")/lib/lib.sh"
 
@@ -134,9 +134,8 @@ near "PEM inbound read latency = ib_inflight / ib_reads" 25 $M ib_read_lat_cycle
 check_eq "PEM outbound latency without reads: undefined" "" "$(fig $M ob_read_lat_cycles)"
 near "second PEM without traffic" 0 mrvl_pcie_rc_pmu_1000100000 ib_bw_gbps
 
-# ---- JSON and Prometheus ----
-rm -f /tmp/metrics.prom
-"$TOOL" --json -f cmem -s 0 -I 100000 --record $RAW --prometheus /tmp/metrics.prom -- \
+# ---- JSON ----
+"$TOOL" --json -f cmem -s 0 -I 100000 --record $RAW -- \
 	sh -c "printf '%s\n' 'event=rd_req value=50' 'event=rd_cum_outs value=1500' \
 	'event=cycles value=1000000' > $UNCORE_SIM/$C/inject" > $OUT 2>/tmp/metrics.err
 check_eq "--json: status" 0 $?
@@ -149,23 +148,6 @@ check_eq "--json: one document, one interval, one PMU" \
 check_eq "--json: latency figure and the closing" '"read_lat_cycles":30,' \
 	"$(grep -o '"read_lat_cycles":[^,]*,' $OUT)"
 check_eq "--json: document closed" ']}' "$(tail -n 1 $OUT)"
-L="pmu=\"$C\",family=\"cmem\",socket=\"0\""
-check_eq "--prometheus: the counts as counters: requests, outstanding, cycles" \
-	"uncore_pmu_cycles_total{$L} 1000000
-uncore_pmu_cpu_memory_requests_total{$L,direction=\"read\"} 50
-uncore_pmu_cpu_memory_outstanding_request_cycles_total{$L,direction=\"read\"} 1500" \
-	"$(grep -E '^uncore_pmu_(cycles|cpu_memory_[a-z_]+)_total\{' /tmp/metrics.prom)"
-M=nvidia_t410_cmem_latency_pmu
-V=$(cat /sys/module/$M/version)
-check_eq "--prometheus: the PMU's info: identifier, module and its version" \
-	"uncore_pmu_info{$L,identifier=\"NVDA2021\",module=\"$M\",version=\"$V\"} 1" \
-	"$(grep '^uncore_pmu_info{' /tmp/metrics.prom)"
-check_eq "--prometheus: HELP and TYPE for each of the 8 metrics, 5 counters" "8 8 5" \
-	"$(grep -c '^# HELP uncore_pmu_' /tmp/metrics.prom) \
-$(grep -c '^# TYPE uncore_pmu_' /tmp/metrics.prom) \
-$(grep -c '^# TYPE uncore_pmu_.*_total counter$' /tmp/metrics.prom)"
-check_eq "--prometheus: no temporary file left" no \
-	"$([ -e /tmp/metrics.prom.tmp ] && echo yes || echo no)"
 
 # ---- several intervals without a command ----
 "$TOOL" --csv -f nvdlink -s 1 -I 300 -n 3 > $OUT 2>/tmp/metrics.err

@@ -6,9 +6,10 @@
 # known numbers are injected into both controllers, and hits, lookups and
 # allocations into the four TAD blocks, while the tool's perf counts one
 # interval; every figure of the CSV, the table (its total row the sum of
-# the controllers), the JSON and the Prometheus file must be exactly the
-# value computed here from the injected amounts and the interval perf
-# printed, in the tool's own order of operations (it prints 9 digits).
+# the controllers) and the JSON must be exactly the value computed here
+# from the injected amounts and the interval perf printed, in the tool's
+# own order of operations (it prints 9 digits). The exporter daemon's
+# file then has the counts of the same traffic.
 
 . "$(dirname "$0")/lib/lib.sh"
 
@@ -110,9 +111,8 @@ exact "TAD allocations per second = tad_alloc_any / s, not DTG/LTG" "40 * 1e9 / 
 check_eq "TAD: its 4 figures" "hit_ratio lookup_per_sec hit_per_sec alloc_per_sec" \
 	"$(figures tad)"
 
-# ---- JSON and Prometheus ----
-rm -f /tmp/ometrics.prom
-"$TOOL" --json -f ddr,tad -I 100000 --prometheus /tmp/ometrics.prom -- sh -c \
+# ---- JSON ----
+"$TOOL" --json -f ddr,tad -I 100000 -- sh -c \
 	"printf '%s\n' 'event=tad_tag_rd value=400 tad=2' 'event=tad_hit_any value=100 tad=1' \
 	'event=tad_alloc_any value=300 tad=0' > $UNCORE_SIM/tad/inject
 	printf '%s\n' 'event=ddr_ddr_reads value=64' 'event=ddr_ddr_writes value=32' \
@@ -127,26 +127,16 @@ check_eq "--json: the TAD hit ratio, no socket" '"family":"tad","socket":null|"h
 	"$(grep -o '"family":"tad","socket":[a-z0-9]*' $OUT)|$(grep -o '"hit_ratio":[^,]*,' $OUT)"
 check_eq "--json: $D0 without traffic: 0 reads per second" '"read_per_sec":0,' \
 	"$(grep -o '"read_per_sec":[^,]*,' $OUT | head -n 1)"
-L0="pmu=\"$D0\",family=\"ddr\""
-L1="pmu=\"$D1\",family=\"ddr\""
-check_eq "--prometheus: DDR reads and writes as memory requests, by direction" \
-	"uncore_pmu_memory_requests_total{$L0,direction=\"read\"} 0
-uncore_pmu_memory_requests_total{$L0,direction=\"write\"} 0
-uncore_pmu_memory_requests_total{$L1,direction=\"read\"} 64
-uncore_pmu_memory_requests_total{$L1,direction=\"write\"} 32" \
-	"$(grep '^uncore_pmu_memory_requests_total{' /tmp/ometrics.prom)"
-L="pmu=\"tad\",family=\"tad\""
-check_eq "--prometheus: TAD lookups, hits and allocations, summed over the blocks" \
-	"uncore_pmu_cache_lookups_total{$L} 400
-uncore_pmu_cache_hits_total{$L} 100
-uncore_pmu_cache_allocations_total{$L} 300" \
-	"$(grep -E '^uncore_pmu_cache_[a-z]+_total\{' /tmp/ometrics.prom)"
-# the exporter daemon on the same traffic
+
+# ---- the exporter daemon on the same traffic ----
 exporter_run "printf '%s\n' 'event=tad_tag_rd value=400 tad=2' 'event=tad_hit_any value=100 tad=1' \
 	'event=tad_alloc_any value=300 tad=0' > $UNCORE_SIM/tad/inject
 	printf '%s\n' 'event=ddr_ddr_reads value=64' 'event=ddr_ddr_writes value=32' \
 	> $UNCORE_SIM/$D1/inject" --family ddr,tad
 check_eq "the exporter daemon: SIGTERM, exit 0, nothing on stderr" "0" "$?$(cat $EXPORTER_FILE.err)"
+L0="pmu=\"$D0\",family=\"ddr\""
+L1="pmu=\"$D1\",family=\"ddr\""
+L="pmu=\"tad\",family=\"tad\""
 check_eq "the exporter daemon's file: DDR requests, TAD lookups, hits and allocations" \
 	"uncore_pmu_cache_lookups_total{$L} 400
 uncore_pmu_cache_hits_total{$L} 100
@@ -157,12 +147,16 @@ uncore_pmu_memory_requests_total{$L1,direction=\"read\"} 64
 uncore_pmu_memory_requests_total{$L1,direction=\"write\"} 32" \
 	"$(grep -E '^uncore_pmu_(cache_[a-z]+|memory_requests)_total\{' $EXPORTER_FILE)"
 V=$(cat /sys/module/marvell_odyssey_tad_pmu/version 2>/dev/null)
-check_eq "--prometheus: the TAD's info: no identifier, its module and version" \
+check_eq "the exporter daemon's file: the TAD's info: no identifier, its module and version" \
 	"uncore_pmu_info{$L,identifier=\"\",module=\"marvell_odyssey_tad_pmu\",version=\"$V\"} 1" \
-	"$(grep "^uncore_pmu_info{$L" /tmp/ometrics.prom)"
-check_eq "--prometheus: HELP and TYPE for each of the 9 metrics, 6 counters" "9 9 6" \
-	"$(grep -c '^# HELP uncore_pmu_' /tmp/ometrics.prom) \
-$(grep -c '^# TYPE uncore_pmu_' /tmp/ometrics.prom) \
-$(grep -c '^# TYPE uncore_pmu_.*_total counter$' /tmp/ometrics.prom)"
+	"$(grep "^uncore_pmu_info{$L" "$EXPORTER_FILE")"
+# 4 metrics with series (memory_requests and the three cache_ ones), then
+# the enabled and running seconds (counters), the info, the interval and
+# the time of writing (gauges): 9 HELP and TYPE lines, 6 of them counters
+check_eq "the exporter daemon's file: HELP and TYPE for each of the 9 metrics, 6 counters" \
+	"9 9 6" \
+	"$(grep -c '^# HELP uncore_pmu_' "$EXPORTER_FILE") \
+$(grep -c '^# TYPE uncore_pmu_' "$EXPORTER_FILE") \
+$(grep -c '^# TYPE uncore_pmu_.*_total counter$' "$EXPORTER_FILE")"
 
 done_testing
