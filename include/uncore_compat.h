@@ -109,36 +109,18 @@ static inline int uncore_irq_set_affinity(unsigned int irq, const struct cpumask
 #endif
 }
 
+/**
+ * uncore_irq_clear_affinity - undo what uncore_irq_set_affinity() leaves behind
+ * @irq: the interrupt, before it is freed
+ *
+ * Before 5.12 uncore_irq_set_affinity() leaves its mask as the
+ * interrupt's affinity hint, and free_irq() warns about a hint still set
+ * (a panic with panic_on_warn): this clears it. Nothing to do from 5.12.
+ */
+static inline void uncore_irq_clear_affinity(unsigned int irq)
+{
 #ifndef UNCORE_HAVE_IRQ_SET_AFFINITY
-/**
- * uncore_irq_hint_clear - the devres action of uncore_devm_irq_affinity()
- * @irq: the interrupt's number, as a pointer
- */
-static inline void uncore_irq_hint_clear(void *irq)
-{
-	irq_set_affinity_hint((unsigned long)irq, NULL);
-}
-#endif
-
-/**
- * uncore_devm_irq_affinity - clear, at release, what uncore_irq_set_affinity() set
- * @dev: the device whose devres freed @irq is
- * @irq: an interrupt requested with devm_request_irq() just before
- *
- * Before 5.12 uncore_irq_set_affinity() leaves @mask as the interrupt's
- * affinity hint, and free_irq() warns about a hint still set (a panic
- * with panic_on_warn) at every unbind. devres releases in the reverse
- * order of registration, so this action, registered after the request,
- * clears the hint before the interrupt is freed. Nothing to do from 5.12.
- *
- * Return: 0 or a negative errno (the hint then cleared already).
- */
-static inline int uncore_devm_irq_affinity(struct device *dev, unsigned int irq)
-{
-#ifdef UNCORE_HAVE_IRQ_SET_AFFINITY
-	return 0;
-#else
-	return devm_add_action_or_reset(dev, uncore_irq_hint_clear, (void *)(unsigned long)irq);
+	irq_set_affinity_hint(irq, NULL);
 #endif
 }
 

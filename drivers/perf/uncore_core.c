@@ -1030,6 +1030,12 @@ static void uncore_pmu_unregister(void *data)
 	struct uncore_pmu *upmu = data;
 
 	cpuhp_state_remove_instance_nocalls(uncore_hp_state, &upmu->hp_node);
+	/*
+	 * The driver requested the interrupt before registering (the hotplug
+	 * callbacks move it), so its devres frees it after this action.
+	 */
+	if (upmu->irq > 0)
+		uncore_irq_clear_affinity(upmu->irq);
 	uncore_pmu_del_named(upmu);
 	if (upmu->poll_ns)
 		hrtimer_cancel(&upmu->poll_timer);
@@ -1116,6 +1122,8 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 		return ret;
 	ret = cpuhp_state_add_instance(uncore_hp_state, &upmu->hp_node);
 	if (ret) {
+		if (upmu->irq > 0)
+			uncore_irq_clear_affinity(upmu->irq);
 		uncore_pmu_del_named(upmu);
 		return ret;
 	}

@@ -618,7 +618,7 @@ static int cspmu_setup_irq(struct platform_device *pdev, struct uncore_cspmu *c)
 		if (ret)
 			return dev_err_probe(dev, ret, "cannot request IRQ %d\n", irq);
 		c->upmu.irq = irq;
-		return uncore_devm_irq_affinity(dev, irq);
+		return 0;
 	}
 	if (!cspmu_uses_timer(c))
 		return 0;
