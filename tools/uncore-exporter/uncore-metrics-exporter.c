@@ -736,21 +736,19 @@ static int scan(int all, int retry)
 	return found;
 }
 
-/* pin CPU: run on CPU only; 0 where the kernel refused (a cpuset) */
-static int pin(int cpu)
+/*
+ * pin CPU: run on CPU only. Where the kernel refuses (a cpuset, a CPU
+ * gone offline), the reads are made from wherever it runs.
+ */
+static void pin(int cpu)
 {
 	cpu_set_t set;
 
 	if (cpu == on_cpu)
-		return 1;
+		return;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		on_cpu = -1;
-		return 0;
-	}
-	on_cpu = cpu;
-	return 1;
+	on_cpu = sched_setaffinity(0, sizeof(set), &set) ? -1 : cpu;
 }
 
 /*
@@ -1211,12 +1209,12 @@ static int parse_args(int argc, char **argv)
 			check_list("--family", v, 1);
 			if (strlen(v) >= sizeof(fam_sel))
 				die_usage("--family: too long");
-			strcpy(fam_sel, v);
+			snprintf(fam_sel, sizeof(fam_sel), "%s", v);
 		} else if (!strcmp(a, "-s") || !strcmp(a, "--socket")) {
 			check_list("--socket", v, 0);
 			if (strlen(v) >= sizeof(sock_sel))
 				die_usage("--socket: too long");
-			strcpy(sock_sel, v);
+			snprintf(sock_sel, sizeof(sock_sel), "%s", v);
 		} else if (!strcmp(a, "--counters")) {
 			if (!strcmp(v, "half"))
 				counters_limit = -1;
