@@ -16,6 +16,7 @@
 #  - counters left: on the UCF (8 counters) it takes 4 and the cycle
 #    counter, so that 4 events of a perf stat count beside it exactly and
 #    all the time (100.00), and a 5th event of it takes turns;
+#  - a PMU's CPU going offline while it reads, and back: exact counts;
 #  - a PMU that registers later: it exits 75 within the interval (the
 #    kernel's uevent), and started again counts the new PMU, its totals
 #    going on.
@@ -176,5 +177,33 @@ check_eq "started again, it counts the C2C PMUs" 2 \
 check_eq "its totals went on across the restart: $c0, then 1000 more" "$((c0 + 1000))" \
 	"$(value "uncore_pmu_memory_bytes_total{$U$RD}")"
 echo "$old" > $PARANOID
+
+# ---- the PMU's CPU goes offline while it counts ----
+# The daemon reads each CPU's groups bound to that CPU; the kernel moves
+# socket 1's CMEM PMU to the socket's other CPU, and the CPU the daemon
+# knows for it is then refused: its reads go on from where it runs, exact.
+cpu=$(cat $EV/nvidia_cmem_latency_pmu_1/cpumask)
+$XP --output $OUT --interval 1000 2>$D/err &
+pid=$!
+wait_file 2
+c0=$(value "uncore_pmu_cpu_memory_requests_total{$M$RD}")
+echo 0 > /sys/devices/system/cpu/cpu$cpu/online
+moved=$(cat $EV/nvidia_cmem_latency_pmu_1/cpumask)
+wait_file 2
+inject nvidia_cmem_latency_pmu_1 "event=rd_req value=$B instance=3"
+wait_file 2
+echo 1 > /sys/devices/system/cpu/cpu$cpu/online
+inject nvidia_cmem_latency_pmu_1 "event=rd_req value=1000 instance=3"
+wait_file 2
+kill -TERM $pid
+wait $pid
+check_eq "CPU $cpu offline under it (the CMEM PMU moved to CPU $moved) and back: exit 0" \
+	"0 yes" "$? $([ -n "$moved" ] && [ "$moved" != "$cpu" ] && echo yes)"
+# (socket 1's CoreSight PMUs have that CPU alone: their reads fail while
+# it is away, and the daemon closes them, to be opened by a restart)
+check_eq "the CMEM PMU's group was never closed" "" \
+	"$(grep 'nvidia_cmem_latency_pmu_1:' $D/err)"
+check_eq "every request counted across the move, exactly" "$((c0 + B + 1000))" \
+	"$(value "uncore_pmu_cpu_memory_requests_total{$M$RD}")"
 
 done_testing
