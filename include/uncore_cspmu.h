@@ -214,8 +214,6 @@ struct uncore_cspmu {
 	bool atomic64;
 	/* logical index of the cycle counter, or num_counters if none */
 	unsigned int cycle_idx;
-	/* folds narrow counters often enough when there is no IRQ */
-	struct hrtimer timer;
 	struct uncore_cspmu_regs regs;
 };
 

@@ -633,7 +633,9 @@ EXPORT_SYMBOL_NS_GPL(uncore_pmu_update_unread, UNCORE_PMU);
 
 /*
  * The poll timer runs on the active CPU, where every perf callback of the
- * PMU runs with interrupts off, as the timer's does: it needs no lock.
+ * PMU runs with interrupts off, as the timer's does: it needs no lock. It
+ * is a hard timer, so that this holds under PREEMPT_RT too, where a soft
+ * one would run in a thread that pmu->del could preempt mid-walk.
  * Started by pmu->add on that CPU, it stops by itself once no event is
  * scheduled or the active CPU moved; the move re-adds every event on the
  * new CPU, which starts it there.
@@ -657,18 +659,28 @@ static enum hrtimer_restart uncore_pmu_poll(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-/* From pmu->add: (re)start the poll timer here unless it runs here already. */
+/*
+ * From pmu->add: (re)start the poll timer here unless it runs here already.
+ * After a move, the timer may still be queued on the old CPU, or its
+ * callback be running there: hrtimer_start() leaves a timer whose callback
+ * runs on the base it runs on, where it would find itself off the active
+ * CPU and stop. So it is cancelled first, which waits for that callback
+ * (a hard timer's, which takes no lock this CPU could hold).
+ */
 static void uncore_pmu_poll_arm(struct uncore_pmu *upmu)
 {
 	int cpu = smp_processor_id();
 
 	if (!upmu->poll_ns)
 		return;
-	if (hrtimer_active(&upmu->poll_timer) && upmu->poll_cpu == cpu)
+	if (upmu->poll_cpu != cpu) {
+		hrtimer_cancel(&upmu->poll_timer);
+		upmu->poll_cpu = cpu;
+	} else if (hrtimer_active(&upmu->poll_timer)) {
 		return;
-	upmu->poll_cpu = cpu;
+	}
 	hrtimer_start(&upmu->poll_timer, ns_to_ktime(upmu->poll_ns),
-		      HRTIMER_MODE_REL_PINNED);
+		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 static void uncore_pmu_start(struct perf_event *event, int flags)
@@ -1111,7 +1123,7 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 	uncore_pmu_fill(upmu, owner);
 	if (upmu->poll_ns)
 		uncore_hrtimer_setup(&upmu->poll_timer, uncore_pmu_poll, CLOCK_MONOTONIC,
-				     HRTIMER_MODE_REL_PINNED);
+				     HRTIMER_MODE_REL_PINNED_HARD);
 
 	/*
 	 * Register first: until the hotplug instance picks a CPU, event_init

@@ -3,7 +3,7 @@
  * CSPMU engine of the helper layer: counter discovery, allocation with the
  * dedicated cycle counter, event and filter programming through driver
  * hooks, and overflow handling so that narrow counters never lose counts,
- * with the overflow interrupt or, where there is none, with a timer.
+ * with the overflow interrupt or, where there is none, with the layer's poll.
  *
  * A module of its own (uncore_cspmu, with the APMT enumeration of
  * uncore_apmt.c): the one platform driver of the arm-cs-arch-pmu devices.
@@ -30,10 +30,15 @@
 #include "uncore_cspmu.h"
 #include "uncore_internal.h"
 
-/* Without an overflow interrupt, fold counters narrower than this... */
-#define CSPMU_TIMER_WIDTH	48
-/* ...this often: half of a 32-bit range lasts 200 ms even at 10 GHz. */
-#define CSPMU_TIMER_NS		(100 * NSEC_PER_MSEC)
+/*
+ * log2 of the most any event of these PMUs adds to its counter in a
+ * second. Cycles come at a few GHz (2^32 per second is 4.3 GHz), but the
+ * byte events (slc_bytes_*, rd_bytes, wr_bytes, Grace's *_bytes) count
+ * memory and fabric traffic, and cumulative-outstanding events add the
+ * number of requests in flight every cycle: 2^42 per second (4.4 TB/s)
+ * bounds both on every product the engine drives.
+ */
+#define CSPMU_MAX_RATE_LOG2	42
 
 static unsigned int cspmu_phys(struct uncore_cspmu *c, int idx)
 {
@@ -56,7 +61,7 @@ static bool cspmu_is_cycle(struct uncore_cspmu *c, struct perf_event *event)
 
 static u64 cspmu_period(struct uncore_cspmu *c)
 {
-	return GENMASK_ULL(c->upmu.counter_width - 1, 0) >> 1;
+	return BIT_ULL(c->upmu.counter_width - 1);
 }
 
 static int cspmu_read_counter(struct uncore_cspmu *c, unsigned int phys, u64 *val)
@@ -140,7 +145,14 @@ void uncore_cspmu_write_cfg(struct uncore_cspmu *cspmu, u32 off, u32 val)
 }
 EXPORT_SYMBOL_NS_GPL(uncore_cspmu_write_cfg, UNCORE_PMU);
 
-/* Start from half the range, so an overflow leaves half a range to react. */
+/*
+ * Start from half the range, so an overflow leaves half a range to react.
+ * Half is 2^(w-1), whose low word is 0 from 33 bits up: where a counter
+ * is written one word at a time, low then high, while it counts (the
+ * overflow handler's reload), a count between the two writes stays in the
+ * low word instead of carrying into the high word the second write
+ * replaces.
+ */
 static void cspmu_preload(struct uncore_cspmu *c, struct perf_event *event)
 {
 	u64 period = cspmu_period(c);
@@ -312,12 +324,6 @@ static void cspmu_set_pmcr_e(struct uncore_cspmu *c, bool on)
 	c->regs.pmcr_e = on;
 }
 
-/* No overflow interrupt and counters narrow enough to wrap: @timer folds them. */
-static bool cspmu_uses_timer(const struct uncore_cspmu *c)
-{
-	return c->upmu.irq <= 0 && c->upmu.counter_width < CSPMU_TIMER_WIDTH;
-}
-
 static void cspmu_enable(struct uncore_pmu *upmu)
 {
 	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
@@ -327,8 +333,6 @@ static void cspmu_enable(struct uncore_pmu *upmu)
 	if (!uncore_pmu_busy(upmu))
 		return;
 	cspmu_set_pmcr_e(c, true);
-	if (cspmu_uses_timer(c) && !hrtimer_active(&c->timer))
-		hrtimer_start(&c->timer, ns_to_ktime(CSPMU_TIMER_NS), HRTIMER_MODE_REL_PINNED);
 }
 
 static void cspmu_disable(struct uncore_pmu *upmu)
@@ -371,14 +375,13 @@ static const struct uncore_pmu_ops cspmu_ops = {
 	.thaw		= cspmu_thaw,
 };
 
-/* Fold a counting event; an overflowed one starts from half again. */
-static void cspmu_fold(struct uncore_cspmu *c, struct perf_event *event, bool preload)
+/* Fold an overflowed counting event and start it from half again. */
+static void cspmu_fold(struct uncore_cspmu *c, struct perf_event *event)
 {
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	uncore_pmu_event_update(event);
-	if (preload)
-		cspmu_preload(c, event);
+	cspmu_preload(c, event);
 }
 
 /*
@@ -404,7 +407,7 @@ static irqreturn_t cspmu_irq(int irq, void *data)
 			if (idx == CSPMU_CYCLE_PHYS && cspmu_has_cycle(c))
 				idx = c->cycle_idx;
 			if (idx < c->upmu.num_counters && c->upmu.events[idx])
-				cspmu_fold(c, c->upmu.events[idx], true);
+				cspmu_fold(c, c->upmu.events[idx]);
 		}
 		uncore_write32(&c->page1, CSPMU_PMOVSCLR(k), ovs);
 		ret = IRQ_HANDLED;
@@ -412,24 +415,19 @@ static irqreturn_t cspmu_irq(int irq, void *data)
 	return ret;
 }
 
-/* No interrupt: fold often enough that a counter never wraps twice unseen. */
-static enum hrtimer_restart cspmu_timer(struct hrtimer *timer)
+/*
+ * Without an overflow interrupt the layer's poll folds the counters, every
+ * half range at the fastest rate: a counter then never wraps twice
+ * between two folds. At 32 bits that is every 0.5 ms, at 48 every 32 s,
+ * at 64 every 24 days.
+ */
+static u64 cspmu_fold_ns(unsigned int width)
 {
-	struct uncore_cspmu *c = container_of(timer, struct uncore_cspmu, timer);
-	struct perf_event *event;
+	unsigned int shift = width - 1;
 
-	/* Events are read on the active CPU only; the next enable there re-arms. */
-	if (smp_processor_id() != READ_ONCE(c->upmu.cpu) || !uncore_pmu_busy(&c->upmu))
-		return HRTIMER_NORESTART;
-	uncore_pmu_for_each_event(&c->upmu, event)
-		cspmu_fold(c, event, false);
-	hrtimer_forward_now(timer, ns_to_ktime(CSPMU_TIMER_NS));
-	return HRTIMER_RESTART;
-}
-
-static void cspmu_timer_cancel(void *data)
-{
-	hrtimer_cancel(data);
+	if (shift >= CSPMU_MAX_RATE_LOG2)
+		return (u64)NSEC_PER_SEC << (shift - CSPMU_MAX_RATE_LOG2);
+	return max_t(u64, (NSEC_PER_SEC >> (CSPMU_MAX_RATE_LOG2 - shift)), 1);
 }
 
 /* PMIIDR, or the same fields from the peripheral ID registers. */
@@ -620,11 +618,8 @@ static int cspmu_setup_irq(struct platform_device *pdev, struct uncore_cspmu *c)
 		c->upmu.irq = irq;
 		return 0;
 	}
-	if (!cspmu_uses_timer(c))
-		return 0;
-	uncore_hrtimer_setup(&c->timer, cspmu_timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED);
-	return devm_add_action_or_reset(dev, cspmu_timer_cancel, &c->timer);
+	c->upmu.poll_ns = cspmu_fold_ns(c->upmu.counter_width);
+	return 0;
 }
 
 /**

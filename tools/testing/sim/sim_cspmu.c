@@ -305,6 +305,11 @@ struct sim_cspmu_slot {
  * @read:      counters read since the last chunk of a chunked injection
  * @wait_ovs:  counters whose overflow the injection waits to see cleared
  * @wait_read: counters the injection waits to see read
+ * @mid_write: traffic delivered between the halves of a counter write
+ *             (the "mid_write" property; 0: none)
+ * @mid:       the chunked injection waiting for the driver, while @mid_live
+ * @mid_taken: how much of @mid went in between halves, taken off its rest
+ * @mid_live:  @mid is valid
  */
 struct sim_cspmu {
 	enum sim_kind kind;
@@ -333,6 +338,10 @@ struct sim_cspmu {
 	u32 read[CSPMU_NR_WORDS];
 	u32 wait_ovs[CSPMU_NR_WORDS];
 	u32 wait_read[CSPMU_NR_WORDS];
+	u64 mid_write;
+	struct sim_inject mid;
+	u64 mid_taken;
+	bool mid_live;
 };
 
 static bool bit_test(const u32 *w, unsigned int i)
@@ -459,6 +468,7 @@ static int cspmu_init(struct sim_dev *sdev)
 	flags = cspmu_prop(sdev, "apmt_flags",
 			   cspmu_prop(sdev, "atomic", 1) ? APMT_FLAG_ATOMIC : 0);
 	cs->atomic = flags & APMT_FLAG_ATOMIC;
+	cs->mid_write = cspmu_prop(sdev, "mid_write", 0);
 
 	/* regular counters: the lowest physical indices, 31 left to cycles */
 	for (i = 0, idx = 0; i < nr_cntr; i++, idx++) {
@@ -708,6 +718,8 @@ static u64 cspmu_read(struct sim_dev *sdev, unsigned int win, u32 off,
 	return ~0ULL;
 }
 
+static void cspmu_mid_write(struct sim_cspmu *cs, unsigned int idx);
+
 static void cspmu_write(struct sim_dev *sdev, unsigned int win, u32 off,
 			u64 val, unsigned int bytes)
 {
@@ -738,6 +750,7 @@ static void cspmu_write(struct sim_dev *sdev, unsigned int win, u32 off,
 		} else {
 			*c = (*c & GENMASK_ULL(63, 32)) | val;
 			*c &= cs->cmask;
+			cspmu_mid_write(cs, idx);
 		}
 		return;
 	}
@@ -837,6 +850,32 @@ static bool cspmu_add(struct sim_cspmu *cs, unsigned int i, u64 val)
 }
 
 /*
+ * A counter keeps counting while the driver writes it one word at a time:
+ * with the mid_write property, right after the low word of a counting
+ * counter is written while a chunked injection waits for that counter's
+ * overflow to be handled, up to mid_write of that injection's rest arrives,
+ * before the high word is written. It is taken off the rest, so the total
+ * stays what was injected.
+ */
+static void cspmu_mid_write(struct sim_cspmu *cs, unsigned int idx)
+{
+	u64 n;
+	unsigned int i;
+
+	if (!cs->mid_write || !cs->mid_live || !bit_test(cs->wait_ovs, idx) ||
+	    !cspmu_counting(cs, idx))
+		return;
+	n = min(cs->mid_write, cs->mid.value - cs->mid_taken);
+	if (!n)
+		return;
+	for (i = 0; i < CSPMU_MAX_PHYS; i++)
+		if (bit_test(cs->impl, i) && cspmu_counting(cs, i) &&
+		    cspmu_selects(cs, i, &cs->mid))
+			cspmu_add(cs, i, n);
+	cs->mid_taken += n;
+}
+
+/*
  * Deliver @inj, in chunks when it is a whole counter range or more (so it
  * could wrap a counter more than once): a chunk is below half the range;
  * after a chunk the model waits for the driver to clear each overflow it
@@ -852,6 +891,11 @@ static int cspmu_inject(struct sim_dev *sdev, struct sim_inject *inj)
 	u64 step;
 
 	live = sim_irq_live(sdev);
+	/* a chunked injection comes back after its wait: take off mid-writes */
+	if (inj->chunked && cs->mid_live)
+		inj->value -= cs->mid_taken;
+	cs->mid_live = false;
+	cs->mid_taken = 0;
 again:
 	memset(sel, 0, sizeof(sel));
 	memset(wrapped, 0, sizeof(wrapped));
@@ -905,6 +949,8 @@ again:
 	}
 	if (!wait)
 		goto again;
+	cs->mid = *inj;
+	cs->mid_live = true;
 	return wait_read ? CSPMU_WAIT_READ_MS : CSPMU_WAIT_IRQ_MS;
 }
 

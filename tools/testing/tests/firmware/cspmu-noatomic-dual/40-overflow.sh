@@ -57,4 +57,17 @@ out=$(perf stat -a -x';' -e "$U/slc_bytes_rd/,$U/slc_bytes_wr/" -- sh -c \
 		> $UNCORE_SIM/$U/inject" 2>&1 >/dev/null | awk -F';' '{ printf "%s ", $1 }')
 check_eq "$U: two 32-bit counters wrapping in turn, both exact" "$v $((v + 1)) " "$out"
 
+# PCIE RC 4 of socket 0: 40-bit counters written one word at a time, which
+# count on between the two writes (the simulator's mid_write=5). The
+# overflow handler reloads a counting counter; a reload whose low word can
+# carry into the high word that the second write replaces loses most of a
+# range.
+R=nvidia_pcie_pmu_0_rc_4
+check_eq "$R: 40-bit counters (PMCFGR SIZE=39)" 0x6708 "$(reg $R page0:0xe00)"
+big=$(((5 << 40) + 4321))
+c=$(stat_count "$R/rd_bytes/" "echo 'event=rd_bytes value=$big rp=0' > $UNCORE_SIM/$R/inject")
+check_eq "$R: 5 * 2^40 + 4321, counting between the halves of each reload" "$big" "$c"
+c=$(stat_count "$R/cycles/" "echo 'event=cycles value=$big' > $UNCORE_SIM/$R/inject")
+check_eq "$R: the cycle counter too" "$big" "$c"
+
 done_testing
