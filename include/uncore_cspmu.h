@@ -218,16 +218,19 @@ struct uncore_cspmu {
 };
 
 /**
- * uncore_cspmu_on_cycle - does @event hold the dedicated cycle counter
+ * uncore_cspmu_on_cycle - does @event read the dedicated cycle counter
  * @c:     the CSPMU
  * @event: a scheduled event of @c (uncore_pmu_for_each_event())
  *
- * Return: true for the event on the cycle counter.
+ * Every cycles event of a CSPMU with a cycle counter reads it, shared
+ * (%UNCORE_HW_SHARED): it takes no regular counter and no filter.
+ *
+ * Return: true for an event on the cycle counter.
  */
 static inline bool uncore_cspmu_on_cycle(const struct uncore_cspmu *c,
 					 const struct perf_event *event)
 {
-	return event->hw.idx == c->cycle_idx;
+	return c->cycle_idx < c->upmu.num_counters && uncore_event_shared(event);
 }
 
 /**

@@ -102,6 +102,9 @@ static int cspmu_read_and_hold(struct perf_event *event, u64 *val)
 	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
 	int idx = event->hw.idx, ret;
 
+	/* cycles events share the cycle counter and hold no value of it */
+	if (uncore_event_shared(event))
+		return cspmu_read_counter(c, CSPMU_CYCLE_PHYS, val);
 	ret = cspmu_read_counter(c, cspmu_phys(c, idx), val);
 	/* Stopped, the counter keeps this value until it is started again. */
 	if (!ret && (event->hw.state & PERF_HES_STOPPED)) {
@@ -228,20 +231,16 @@ static void cspmu_start(struct perf_event *event)
 	 * be: an overflow then still comes less than a range after the value
 	 * the event saw last.
 	 */
+	u32 type = impl->event_type ? impl->event_type(event) :
+				      lower_32_bits(event->attr.config);
+
 	if (test_and_clear_bit(event->hw.idx, c->regs.held_valid) &&
 	    c->regs.held[event->hw.idx] >= cspmu_period(c))
 		local64_set(&event->hw.prev_count, c->regs.held[event->hw.idx]);
 	else
 		cspmu_preload(c, event);
-	if (event->hw.idx == c->cycle_idx) {
-		(impl->set_cc_filter ?: cspmu_set_cc_filter)(c, event);
-	} else {
-		u32 type = impl->event_type ? impl->event_type(event) :
-					      lower_32_bits(event->attr.config);
-
-		uncore_cspmu_write_cfg(c, CSPMU_PMEVTYPER(phys), type);
-		(impl->set_ev_filter ?: cspmu_set_ev_filter)(c, event, phys);
-	}
+	uncore_cspmu_write_cfg(c, CSPMU_PMEVTYPER(phys), type);
+	(impl->set_ev_filter ?: cspmu_set_ev_filter)(c, event, phys);
 	/* Overflow interrupts are enabled for every counter at probe. */
 	cspmu_set_cnten(c, phys, true);
 }
@@ -252,7 +251,7 @@ static void cspmu_stop(struct perf_event *event)
 	unsigned int phys = cspmu_phys(c, event->hw.idx);
 
 	cspmu_set_cnten(c, phys, false);
-	if (event->hw.idx != c->cycle_idx && c->impl->reset_ev_filter)
+	if (c->impl->reset_ev_filter)
 		c->impl->reset_ev_filter(c, event, phys);
 }
 
@@ -262,12 +261,7 @@ static int cspmu_get_counter(struct uncore_pmu *upmu, struct perf_event *event)
 	unsigned int n = upmu->num_counters, idx;
 	int ret;
 
-	if (cspmu_is_cycle(c, event)) {
-		if (test_and_set_bit(c->cycle_idx, upmu->used))
-			return -EAGAIN;
-		return c->cycle_idx;
-	}
-
+	/* Regular events only: cycles events share the cycle counter. */
 	idx = find_first_zero_bit(upmu->used, min(c->cycle_idx, n));
 	if (idx >= c->cycle_idx && c->cycle_idx < n)
 		idx = find_next_zero_bit(upmu->used, n, c->cycle_idx + 1);
@@ -286,31 +280,46 @@ static void cspmu_put_counter(struct uncore_pmu *upmu, struct perf_event *event)
 {
 	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
 
-	if (!uncore_cspmu_on_cycle(c, event) && c->impl->unclaim)
+	if (c->impl->unclaim)
 		c->impl->unclaim(c, event);
 }
 
-/* Would the group of @event fit the counters, one cycle counter included? */
+/*
+ * Where there is a dedicated cycle counter, every cycles event reads it,
+ * started or not by the others: any number count at once, none takes a
+ * regular counter, and the operator's cycles never wait for a daemon's.
+ */
+static int cspmu_event_init(struct perf_event *event)
+{
+	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
+
+	if (cspmu_is_cycle(c, event))
+		event->hw.flags |= UNCORE_HW_SHARED;
+	return 0;
+}
+
+/* Would the group of @event fit the regular counters? */
 static int cspmu_validate_group(struct perf_event *event)
 {
 	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
 	struct perf_event *leader = event->group_leader, *sib;
-	unsigned int cycles = 0, regular = 0;
+	unsigned int regular = 0;
 	unsigned int slots = c->upmu.num_counters - cspmu_has_cycle(c);
 
-	if (leader->pmu == event->pmu)
-		cspmu_is_cycle(c, leader) ? cycles++ : regular++;
+	if (leader->pmu == event->pmu && !uncore_event_shared(leader))
+		regular++;
 	/* A new leader has no siblings, nor the ctx->mutex to walk them. */
 	if (leader != event) {
 		for_each_sibling_event(sib, leader)
-			if (sib->pmu == event->pmu)
-				cspmu_is_cycle(c, sib) ? cycles++ : regular++;
-		cspmu_is_cycle(c, event) ? cycles++ : regular++;
+			if (sib->pmu == event->pmu && !uncore_event_shared(sib))
+				regular++;
+		if (!uncore_event_shared(event))
+			regular++;
 	}
 
-	if (cycles > 1 || regular > slots)
+	if (regular > slots)
 		return -EINVAL;
-	if (!cspmu_is_cycle(c, event) && c->impl->validate_group)
+	if (!uncore_event_shared(event) && c->impl->validate_group)
 		return c->impl->validate_group(c, event);
 	return 0;
 }
@@ -324,11 +333,65 @@ static void cspmu_set_pmcr_e(struct uncore_cspmu *c, bool on)
 	c->regs.pmcr_e = on;
 }
 
+/* The first counting cycles event, or NULL. */
+static struct perf_event *cspmu_cycles_user(struct uncore_cspmu *c)
+{
+	struct perf_event *event;
+
+	uncore_pmu_for_each_event(&c->upmu, event)
+		if (uncore_event_shared(event) && !(event->hw.state & PERF_HES_STOPPED))
+			return event;
+	return NULL;
+}
+
+/* Every counting cycles event takes its next delta from @val. */
+static void cspmu_cycles_set_prev(struct uncore_cspmu *c, u64 val)
+{
+	struct perf_event *event;
+
+	uncore_pmu_for_each_event(&c->upmu, event)
+		if (uncore_event_shared(event) && !(event->hw.state & PERF_HES_STOPPED))
+			local64_set(&event->hw.prev_count, val);
+}
+
+/*
+ * From pmu_enable, PMCR.E still 0: the cycle counter on while a cycles
+ * event counts, off once none does. Each started from a snapshot of the
+ * stopped counter (the layer's start of a shared event); switched on, a
+ * counter in the lower half of its range is reloaded first, as
+ * cspmu_start() does, and the snapshots with it.
+ */
+static void cspmu_cycles_sync(struct uncore_cspmu *c)
+{
+	u32 bit = BIT(CSPMU_CYCLE_PHYS % 32), *want;
+	struct perf_event *user;
+	u64 period;
+
+	if (!cspmu_has_cycle(c))
+		return;
+	want = &c->regs.cnten_want[CSPMU_CYCLE_PHYS / 32];
+	user = cspmu_cycles_user(c);
+	if (!user) {
+		*want &= ~bit;
+		return;
+	}
+	if (*want & bit)
+		return;
+	(c->impl->set_cc_filter ?: cspmu_set_cc_filter)(c, user);
+	period = cspmu_period(c);
+	if (local64_read(&user->hw.prev_count) < period) {
+		cspmu_write_counter(c, CSPMU_CYCLE_PHYS, period);
+		cspmu_cycles_set_prev(c, period);
+	}
+	*want |= bit;
+}
+
 static void cspmu_enable(struct uncore_pmu *upmu)
 {
 	struct uncore_cspmu *c = container_of(upmu, struct uncore_cspmu, upmu);
 
 	c->regs.disabled = false;
+	cspmu_cycles_sync(c);
 	cspmu_sync_cnten(c);
 	if (!uncore_pmu_busy(upmu))
 		return;
@@ -363,6 +426,7 @@ static void cspmu_thaw(struct uncore_pmu *upmu)
 
 /* The helper-layer callbacks of every CSPMU: the engine's, not a driver's. */
 static const struct uncore_pmu_ops cspmu_ops = {
+	.event_init	= cspmu_event_init,
 	.validate_group	= cspmu_validate_group,
 	.get_counter	= cspmu_get_counter,
 	.put_counter	= cspmu_put_counter,
@@ -382,6 +446,19 @@ static void cspmu_fold(struct uncore_cspmu *c, struct perf_event *event)
 		return;
 	uncore_pmu_event_update(event);
 	cspmu_preload(c, event);
+}
+
+/* The same for the cycle counter: every cycles event, then one reload. */
+static void cspmu_fold_cycles(struct uncore_cspmu *c)
+{
+	struct perf_event *event;
+	u64 period = cspmu_period(c);
+
+	uncore_pmu_for_each_event(&c->upmu, event)
+		if (uncore_event_shared(event) && !(event->hw.state & PERF_HES_STOPPED))
+			uncore_pmu_event_update(event);
+	cspmu_write_counter(c, CSPMU_CYCLE_PHYS, period);
+	cspmu_cycles_set_prev(c, period);
 }
 
 /*
@@ -405,8 +482,8 @@ static irqreturn_t cspmu_irq(int irq, void *data)
 			/* the cycle counter's status is bit 31, else the index's */
 			idx = 32 * k + b;
 			if (idx == CSPMU_CYCLE_PHYS && cspmu_has_cycle(c))
-				idx = c->cycle_idx;
-			if (idx < c->upmu.num_counters && c->upmu.events[idx])
+				cspmu_fold_cycles(c);
+			else if (idx < c->upmu.num_counters && c->upmu.events[idx])
 				cspmu_fold(c, c->upmu.events[idx]);
 		}
 		uncore_write32(&c->page1, CSPMU_PMOVSCLR(k), ovs);

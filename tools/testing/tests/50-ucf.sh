@@ -95,8 +95,22 @@ out=$(perf stat -a -x';' -e "{$U0/slc_bytes_rd/,$U0/slc_bytes_wr/,$U0/cycles/}" 
 check_eq "group of rd, wr, cycles" "64 32 1000 " "$out"
 T=$(pmu_type $U0)
 check_group_refused "group of 9 regular events on 8 counters" "$(events_n 9 "$U0/event=0x113/")"
-check_eq "errno: two cycle events in one group" "errno 22 EINVAL" \
+# The cycle counter is shared: cycles events take no counter, any number
+# count at once, in one group or beside a full one, each exactly.
+check_eq "two cycle events in one group open" ok \
 	"$($PERF_OPEN -L "$T:0x100000000" "$T" 0x100000000)"
+m=$(events_n 8 "$U0/slc_bytes_rd/")
+out=$(perf stat -a -x';' -e "{$m,$U0/cycles/,$U0/cycles/}" -e "$U0/cycles/" -- \
+	sh -c "echo 'event=cycles value=300' > $IU0
+	perf stat -a -x';' -o /tmp/ucf_cyc2 -e $U0/cycles/ -- \
+		sh -c \"echo 'event=cycles value=20' > $IU0\"
+	printf '%s\n' 'event=slc_bytes_rd value=7' 'event=cycles value=4000' > $IU0" \
+	2>&1 >/dev/null | awk -F';' '{ printf "%s/%s ", $1, $5 }')
+w=7/100.00
+check_eq "8 events and 2 cycles in a group, 1 cycles beside: exact, unscaled" \
+	"$w $w $w $w $w $w $w $w 4320/100.00 4320/100.00 4320/100.00 " "$out"
+check_eq "a second perf stat's cycles in the middle: its share, unscaled" "20/100.00" \
+	"$(awk -F';' '/cycles/ { print $1 "/" $5 }' /tmp/ucf_cyc2)"
 
 # ---- more events than counters: perf multiplexes and scales ----
 m=$(events_n 12 "$U0/event=0x113/")

@@ -13,9 +13,10 @@
 #    and one write() (/proc/PID/io's syscr and syscw), its resident set
 #    under 4 MiB;
 #  - no capability in any of its five sets once its events are open;
-#  - counters left: on the UCF (8 counters) it takes 4 and the cycle
-#    counter, so that 4 events of a perf stat count beside it exactly and
-#    all the time (100.00), and a 5th event of it takes turns;
+#  - counters left: on the UCF (8 counters) it takes 4 and reads the
+#    cycle counter, which every cycles event shares, so that 4 events and
+#    cycles of a perf stat count beside it exactly and all the time
+#    (100.00), and a 5th event of it takes turns;
 #  - a PMU's CPU going offline while it reads, and back: exact counts;
 #  - a PMU that registers later: it exits 75 within the interval (the
 #    kernel's uevent), and started again counts the new PMU, its totals
@@ -123,14 +124,15 @@ wait_file 3
 groups=$(grep -c '^uncore_pmu_info{' $OUT)
 check_eq "steady state, 3 intervals: a read() per PMU group and one write() each" \
 	"$((3 * groups)) 3" "$(($(io syscr) - r0)) $(($(io syscw) - w0))"
-inj="echo 'event=slc_bytes_rd value=123456789' > $UNCORE_SIM/nvidia_ucf_pmu_0/inject"
+inj="printf '%s\\n' 'event=slc_bytes_rd value=123456789' 'event=cycles value=4242'"
+inj="$inj > $UNCORE_SIM/nvidia_ucf_pmu_0/inject"
 evs=$(for _ in 1 2 3 4; do printf ' -e nvidia_ucf_pmu_0/slc_bytes_rd/'; done)
 # shellcheck disable=SC2086 # one word per option
-got=$(perf stat -a -x';' $evs -- sh -c "$inj" 2>&1 >/dev/null |
+got=$(perf stat -a -x';' $evs -e nvidia_ucf_pmu_0/cycles/ -- sh -c "$inj" 2>&1 >/dev/null |
 	awk -F';' '{ printf "%s%s/%s", s, $1, $5; s = " " }')
 w=123456789/100.00
-check_eq "beside it, 4 UCF events of perf stat count exactly, all the time" \
-	"$w $w $w $w" "$got"
+check_eq "beside it, 4 UCF events and cycles of perf stat count exactly, all the time" \
+	"$w $w $w $w 4242/100.00" "$got"
 # shellcheck disable=SC2086 # one word per option
 got=$(perf stat -a -x';' $evs -e nvidia_ucf_pmu_0/slc_bytes_rd/ -- sleep 0.3 2>&1 >/dev/null |
 	awk -F';' '$5 != "100.00" { n++ } END { print n + 0 }')

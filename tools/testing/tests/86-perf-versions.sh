@@ -103,10 +103,9 @@ check_eq "perf $PV: bare cycles -I 100: our PMUs over the intervals" \
 
 # Does bare cycles take a counter from another user? UCF has one cycle
 # counter. Session A counts $U/cycles/; bare cycles runs for part of
-# it. With perf 7.3 both want that counter, so perf rotates them: A
-# counts only part of the time and prints a scaled estimate (its
-# running share under 100%). Pinned (modifier "D"), A keeps the counter and
-# every count, whatever runs beside it.
+# it, and with perf 7.3 opens $U/cycles/ too. The cycle counter is shared
+# by every cycles event, so A keeps every count and runs all the time,
+# whatever perf runs beside it, pinned (modifier "D") or not.
 U=nvidia_ucf_pmu_0
 # beside MOD: A's "count running%" with bare cycles beside it. A's
 # command runs the rest, so nothing depends on how long a perf takes to
@@ -125,13 +124,8 @@ beside() {
 	awk -F';' -v e="$U/cycles/" 'index($3, e) == 1 {
 		printf "%s %s\n", $1, ($5 + 0 == 100 ? "all" : "part") }' /tmp/cyc_a
 }
-case $PV in
-5.10|6.1|6.12)	want="1107 all" ;;
-*)		want=part ;;
-esac
-got=$(beside "")
-[ "$want" != part ] || got=${got#* }
-check_eq "perf $PV: $U/cycles/ beside bare cycles: count and running share" "$want" "$got"
+check_eq "perf $PV: $U/cycles/ beside bare cycles: count and running share" \
+	"1107 all" "$(beside "")"
 check_eq "perf $PV: pinned, $U/cycles/D keeps every count beside bare cycles" \
 	"1107 all" "$(beside D)"
 

@@ -221,17 +221,19 @@ boot)
 	check_fail "modprobe -r nvidia_t410_ucf_pmu is refused while the exporter runs" \
 		modprobe -r nvidia_t410_ucf_pmu
 	[ -d /sys/module/nvidia_t410_ucf_pmu ] || modprobe nvidia_t410_ucf_pmu
-	# it leaves half of the UCF's 8 counters: 4 events of an operator's
-	# perf stat count beside it, exactly and all the time (running =
-	# enabled, perf's percentage 100.00), as does README's quick start
-	inj="echo 'event=slc_bytes_rd value=123456789' > $UNCORE_SIM/nvidia_ucf_pmu_0/inject"
+	# it leaves half of the UCF's 8 counters and shares the cycle
+	# counter: 4 events and cycles of an operator's perf stat count
+	# beside it, exactly and all the time (running = enabled, perf's
+	# percentage 100.00), as does README's quick start
+	inj="printf '%s\\n' 'event=slc_bytes_rd value=123456789' 'event=cycles value=987654'"
+	inj="$inj > $UNCORE_SIM/nvidia_ucf_pmu_0/inject"
 	evs=$(for _ in 1 2 3 4; do printf ' -e nvidia_ucf_pmu_0/slc_bytes_rd/'; done)
 	# shellcheck disable=SC2086 # one word per option
-	got=$(perf stat -a -x';' $evs -- sh -c "$inj" 2>&1 >/dev/null |
+	got=$(perf stat -a -x';' $evs -e nvidia_ucf_pmu_0/cycles/ -- sh -c "$inj" 2>&1 >/dev/null |
 		awk -F';' '{ printf "%s%s/%s", s, $1, $5; s = " " }')
 	w="123456789/100.00"
-	check_eq "exporter running: perf stat of half the UCF's counters is exact, unscaled" \
-		"$w $w $w $w" "$got"
+	check_eq "exporter running: perf stat of half the UCF's counters and cycles is exact, unscaled" \
+		"$w $w $w $w 987654/100.00" "$got"
 	qs=$(sed -n '/^## Quick start/,/^## /p' $README |
 		grep -E '^    perf stat .*nvidia_ucf_pmu_0' |
 		sed 's/^    //; s/ sleep 1$//')

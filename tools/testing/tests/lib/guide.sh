@@ -16,9 +16,13 @@
 # GUIDE_RENAME="FROM:TO ...": PMU names the guide shows that the
 # simulated machine has under another name (a real PEM's base), replaced
 # in the command before it runs; the only change made to a command.
+#
+# GUIDE_HOOK=FUNC: called as "FUNC before CMD" and "FUNC after CMD"
+# around each example (to pause what the guide says to pause for it).
 
 G=/tmp/guide
 GUIDE_RENAME=${GUIDE_RENAME:-}
+GUIDE_HOOK=${GUIDE_HOOK:-}
 
 guide_examples() {
 	awk '/^ +(# )?perf stat / {
@@ -275,6 +279,8 @@ guide_check() {
 	guide_examples "$TESTLIB/$1" > $G.examples
 	check_eq "${1%.rst}: $2 examples" "$2" "$(wc -l < $G.examples)"
 	while read -r _c; do
+		[ -z "$GUIDE_HOOK" ] || $GUIDE_HOOK before "$_c"
 		check_eq "${1%.rst}: $_c" ok "$(guide_run "$_c" </dev/null)"
+		[ -z "$GUIDE_HOOK" ] || $GUIDE_HOOK after "$_c"
 	done < $G.examples
 }
