@@ -349,6 +349,25 @@ for d in $(cat /tests/order); do
 	done
 done
 
+# Every boot ends with every module unloaded, last first, so that what an
+# unbind or an unload prints (the console check fails a boot on any
+# WARNING or BUG) is in every boot's log, 5.10's included.
+say "@@ start rmmod"
+r=
+for m in $MODULES; do
+	r="$m $r"
+done
+left=
+for m in $r; do
+	grep -q "^$m " /proc/modules || continue
+	msg=$(rmmod "$m" 2>&1) || left="$left $m ($(echo $msg))"
+done
+if [ -z "$left" ]; then
+	say "ok - init: every module unloads at the end"
+else
+	say "not ok - init: every module unloads at the end:$left"
+fi
+
 say "@@ uncore-vm done"
 exec 3>&-
 sync
