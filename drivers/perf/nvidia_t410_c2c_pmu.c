@@ -75,23 +75,18 @@ static struct c2c_pmu *to_c2c_pmu(struct uncore_pmu *upmu)
 }
 
 /*
- * The peers an event counts: those gpu_mask selects (bit n = GPU n), or
- * all when it is 0. Only GPU links have gpu_mask; the helper layer refuses
- * config1 bits elsewhere.
+ * The peers an event counts: those gpu_mask selects (bit n = GPU n) that
+ * the firmware describes, or all when gpu_mask is 0. A GPU the firmware
+ * does not describe is masked off, as mainline does, so a script's
+ * gpu_mask=0x3 opens on a one-GPU machine too; one that selects only
+ * absent GPUs counts nothing. Only GPU links have gpu_mask; the helper
+ * layer refuses config1 bits elsewhere.
  */
 static unsigned long c2c_event_peers(struct c2c_pmu *c2c, struct perf_event *event)
 {
-	return event->attr.config1 ?: c2c->peers;
-}
-
-static int c2c_pmu_event_init(struct perf_event *event)
-{
-	struct c2c_pmu *c2c = to_c2c_pmu(to_uncore_pmu(event->pmu));
-
-	/* A GPU the firmware does not describe cannot be selected. */
-	if (event->attr.config1 & ~(u64)c2c->peers)
-		return -EINVAL;
-	return 0;
+	if (!event->attr.config1)
+		return c2c->peers;
+	return event->attr.config1 & c2c->peers;
 }
 
 static int c2c_pmu_read(struct perf_event *event, u64 *val)
@@ -198,7 +193,6 @@ static const struct attribute_group *const c2c_pmu_extra_groups[] = {
 };
 
 static const struct uncore_pmu_ops c2c_pmu_ops = {
-	.event_init	= c2c_pmu_event_init,
 	.read		= c2c_pmu_read,
 	.run		= c2c_pmu_run,
 	.freeze		= c2c_pmu_freeze,

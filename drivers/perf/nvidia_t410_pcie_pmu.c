@@ -87,10 +87,15 @@ static void pcie_reset_ev_filter(struct uncore_cspmu *c, struct perf_event *even
 		uncore_cspmu_write_cfg(c, CSPMU_PMEVFILTR(phys), 0);
 }
 
+/*
+ * The cycle counter counts every cycle, and every cycles event shares it:
+ * its filter is always every root port, never a requester, so that a
+ * cycles event's terms cannot put a second BDF beside the one the
+ * counting events agree on.
+ */
 static void pcie_set_cc_filter(struct uncore_cspmu *c, struct perf_event *event)
 {
-	uncore_cspmu_write_cfg(c, CSPMU_PMCCFILTR,
-			       (event->attr.config1 & PCIE_FILTER_MASK) ?: PCIE_RP);
+	uncore_cspmu_write_cfg(c, CSPMU_PMCCFILTR, PCIE_RP);
 }
 
 static struct attribute *pcie_pmu_formats[] = {

@@ -293,8 +293,17 @@ static int cspmu_event_init(struct perf_event *event)
 {
 	struct uncore_cspmu *c = to_uncore_cspmu(event->pmu);
 
-	if (cspmu_is_cycle(c, event))
+	if (cspmu_is_cycle(c, event)) {
 		event->hw.flags |= UNCORE_HW_SHARED;
+		return 0;
+	}
+	/*
+	 * PMEVTYPER holds 32 bits; config bit 32 only means cycles. Without
+	 * a cycle counter, cycles (or any id with bit 32) would count event
+	 * config[31:0] instead, silently: refused.
+	 */
+	if (!c->impl->event_type && upper_32_bits(event->attr.config))
+		return -EINVAL;
 	return 0;
 }
 
