@@ -8,7 +8,7 @@
 
 . "$(dirname "$0")/lib/lib.sh"
 
-U=nvidia_ucf_pmu_0
+U=nvidia_ucf_pmu_1
 P=nvidia_pcie_tgt_pmu_1_rc_5
 
 check_eq "no overflow interrupt requested" "" "$(grep arm-cs-arch-pmu /proc/interrupts)"
