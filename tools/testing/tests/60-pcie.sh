@@ -83,8 +83,9 @@ c=$(stat_count "$P/cycles/" "echo 'event=cycles value=31337' > $I")
 check_eq "cycles" 31337 "$c"
 # cycles never writes a requester into PMCCFILTR: the RC's one BDF filter
 # stays the counting events' (a group's here, with another BDF on cycles)
-out=$(perf stat -a -x';' -e "{$P/rd_req,src_bdf=0x0180,src_bdf_en=1/,$P/cycles,src_bdf=0x0200,src_bdf_en=1/}" \
-	-- sh -c "printf '%s\n' 'event=rd_req value=6 bdf=0x0180' 'event=rd_req value=9 bdf=0x0200' \
+grp="{$P/rd_req,src_bdf=0x0180,src_bdf_en=1/,$P/cycles,src_bdf=0x0200,src_bdf_en=1/}"
+out=$(perf stat -a -x';' -e "$grp" -- sh -c "printf '%s\n' \
+	'event=rd_req value=6 bdf=0x0180' 'event=rd_req value=9 bdf=0x0200' \
 	'event=cycles value=77' > $I
 	awk '\$1 == \"page0:0x47c\" { print \$2 }' $UNCORE_SIM/$P/regs > /tmp/pcie-ccf" \
 	2>&1 >/dev/null | awk -F';' '{ printf "%s ", $1 }')

@@ -232,7 +232,7 @@ boot)
 	got=$(perf stat -a -x';' $evs -e nvidia_ucf_pmu_0/cycles/ -- sh -c "$inj" 2>&1 >/dev/null |
 		awk -F';' '{ printf "%s%s/%s", s, $1, $5; s = " " }')
 	w="123456789/100.00"
-	check_eq "exporter running: perf stat of half the UCF's counters and cycles is exact, unscaled" \
+	check_eq "exporter running: half the UCF's counters and cycles count exactly, unscaled" \
 		"$w $w $w $w 987654/100.00" "$got"
 	qs=$(sed -n '/^## Quick start/,/^## /p' $README |
 		grep -E '^    perf stat .*nvidia_ucf_pmu_0' |
