@@ -101,7 +101,8 @@ if [ ${#VMARGS[@]} -eq 0 ]; then
 else
 	jobs+=("x86_64 default 6.1")
 fi
-# A firmware boots 6.1 unless its firmware.conf says kernel=newest, on
+# A firmware boots 6.1 unless its firmware.conf says kernel=newest (or
+# names a series), on
 # x86 unless it says arch=arm64 (lib/fwconf.sh):
 # the firmware a twins test needs (# firmware: in
 # tools/testing/twins/tests/), since only the newest series has the twins.
@@ -109,6 +110,11 @@ for v in "$HERE"/tests/firmware/*/; do
 	s=6.1
 	k=$(fw_conf "$v" kernel) && a=$(fw_conf "$v" arch) || exit 2
 	[ "$k" != newest ] || [ ${#VMARGS[@]} -gt 0 ] || s=$NEWEST
+	# a series of its own (7.3-rt: PREEMPT_RT); not with --kernel-tree
+	case $k in
+	newest|"") ;;
+	*)	[ ${#VMARGS[@]} -gt 0 ] || s=$k ;;
+	esac
 	# the guest it names, if one (default x86_64)
 	a=${a:-x86_64}
 	# the debug kernel is an x86 one: an arm64-only firmware cannot boot

@@ -51,28 +51,47 @@ pkg_at()
 		awk -F' *[|] *' -v v="$2" '$2 == v { f = 1 } END { exit !f }'
 }
 
+# base SERIES: the series of its linux-source (an "-rt" series is its
+# base series' PREEMPT_RT flavour)
+base()
+{
+	echo "${1%-rt}"
+}
+
+# flavour SERIES ARCH-FLAVOUR: the flavour of the headers and image
+# packages (amd64, arm64, or rt-amd64, rt-arm64 for an "-rt" series)
+flavour()
+{
+	case $1 in
+	*-rt)	echo "rt-$2" ;;
+	*)	echo "$2" ;;
+	esac
+}
+
 # resolve SERIES FLAVOUR: set VER and ABI from kernels.conf, or, when the
 # archive has dropped the pin, from the newest linux-source-<series>
 resolve()
 {
-	local s=$1 fl=$2 pin pabi p
+	local s=$1 fl=$2 pin pabi p b
+
+	b=$(base "$s")
 
 	read -r pin pabi < <(awk -v s="$s" '$1 == s { print $2, $3 }' "$CONF")
 	[ -n "${pin:-}" ] || die "series $s is not in $CONF"
 	VER=$pin ABI=$pabi
-	pkg_at "linux-source-$s" "$VER" && pkg_at "linux-headers-$ABI-$fl" "$VER" &&
+	pkg_at "linux-source-$b" "$VER" && pkg_at "linux-headers-$ABI-$fl" "$VER" &&
 		return 0
-	VER=$("$HERE/debian.sh" newest "linux-source-$s")
-	[ -n "$VER" ] || die "linux-source-$s is not in the archive"
+	VER=$("$HERE/debian.sh" newest "linux-source-$b")
+	[ -n "$VER" ] || die "linux-source-$b is not in the archive"
 	ABI=
 	for p in $("$HERE/debian.sh" apt-cache search --names-only \
-		   "^linux-headers-${s//./\\.}[.-][^ ]*-$fl\$" | cut -d' ' -f1); do
+		   "^linux-headers-${b//./\\.}[.-][^ ]*-$fl\$" | cut -d' ' -f1); do
 		pkg_at "$p" "$VER" || continue
 		ABI=${p#linux-headers-}
 		ABI=${ABI%-"$fl"}
 		break
 	done
-	[ -n "$ABI" ] || die "no linux-headers-*-$fl at $VER (linux-source-$s)"
+	[ -n "$ABI" ] || die "no linux-headers-*-$fl at $VER (linux-source-$b)"
 	echo "${0##*/}: $s: pinned $pin ($pabi) is gone from the archive;" \
 	     "using the newest, $VER ($ABI)" >&2
 }
@@ -143,6 +162,7 @@ kdir_tree()
 		args=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) ;;
 	*)	die "unknown architecture $arch" ;;
 	esac
+	fl=$(flavour "$s" "$fl")
 	mkdir -p "$TREES"
 	resolve "$s" "$fl"
 	tree=$TREES/$s-$arch
@@ -151,7 +171,7 @@ kdir_tree()
 	exec 9>"$TREES/.$s-$arch.lock"
 	flock 9
 	if [ "$(cat "$tree/.uncore-pmu-stamp" 2>/dev/null)" != "$id" ]; then
-		src=$(unpack_source "$s" "$VER")
+		src=$(unpack_source "$(base "$s")" "$VER")
 		echo "${0##*/}: preparing $tree (log: $log)" >&2
 		# not "if ! prepare": set -e must stay active inside it
 		set +e
@@ -167,10 +187,13 @@ kdir_tree()
 	echo "$tree"
 }
 
-# The series of the build matrix: 6.1 and those of kernels.conf
+# The series of the build matrix: 6.1 and those of kernels.conf, the
+# "-rt" ones first, so that the last line is the newest plain series
 list()
 {
-	{ echo 6.1; awk '!/^#/ && NF { print $1 }' "$CONF"; } | sort -V
+	{ echo 6.1; awk '!/^#/ && NF { print $1 }' "$CONF"; } | sort -V |
+		awk '/-rt$/ { print; next } { l[n++] = $0 }
+		     END { for (i = 0; i < n; i++) print l[i] }'
 }
 
 case "${1:-}" in
@@ -181,7 +204,7 @@ case "${1:-}" in
 		arm64)	fl=arm64 ;;
 		*)	die "unknown architecture $3" ;;
 		esac
-		resolve "$2" "$fl"
+		resolve "$2" "$(flavour "$2" "$fl")"
 		echo "$VER $ABI"
 		exit 0 ;;
 esac

@@ -163,7 +163,7 @@ series_list()
 # check_tests LINE: problems with one tests: line, on stdout
 check_tests()
 {
-	local a f k g extra dir t fa found=0
+	local a f k g extra dir t fa fk found=0
 
 	read -r a f k g extra <<<"$1"
 	if [ -z "$g" ] || [ -n "$extra" ]; then
@@ -190,8 +190,11 @@ check_tests()
 	if [ -n "$fa" ] && [ "$fa" != "$a" ]; then
 		echo "tests: '$1': firmware $f runs only on $fa"
 	fi
-	if [ "$(fw_conf "$dir" kernel 2>&1)" = newest ] && [ "$k" != "$NEWEST" ]; then
+	fk=$(fw_conf "$dir" kernel 2>&1)
+	if [ "$fk" = newest ] && [ "$k" != "$NEWEST" ]; then
 		echo "tests: '$1': firmware $f boots the newest series, $NEWEST"
+	elif [ -n "$fk" ] && [ "$fk" != newest ] && [ "$k" != "$fk" ]; then
+		echo "tests: '$1': firmware $f boots series $fk"
 	fi
 	for t in "$dir/"$g; do
 		[ -f "$t" ] && [ -x "$t" ] && found=1

@@ -40,7 +40,11 @@ cache=${UNCORE_CACHE:-/var/cache/uncore-pmu}/kernel
 # those of the installed headers package of HEADERS_DIR.
 if [ -n "$series" ] && [ "$series" != 6.1 ]; then
 	read -r ver abi < <("$HERE/../check/kdir.sh" --pin "$series" "$karch")
-	rel=$abi-$fl
+	# an "-rt" series: Debian's PREEMPT_RT flavour (check/kernels.conf)
+	case $series in
+	*-rt)	rel=$abi-rt-$fl ;;
+	*)	rel=$abi-$fl ;;
+	esac
 else
 	series=
 	hdr=${1:-$(printf '%s\n' /usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)}
