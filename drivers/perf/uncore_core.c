@@ -631,6 +631,9 @@ EXPORT_SYMBOL_NS_GPL(uncore_pmu_update_unread, UNCORE_PMU);
 
 /* ---- poll ---- */
 
+/* A hard timer: its callback runs with interrupts off, PREEMPT_RT too. */
+#define UNCORE_POLL_MODE	HRTIMER_MODE_REL_PINNED_HARD
+
 /*
  * The poll timer runs on the active CPU, where every perf callback of the
  * PMU runs with interrupts off, as the timer's does: it needs no lock. It
@@ -646,6 +649,8 @@ static enum hrtimer_restart uncore_pmu_poll(struct hrtimer *timer)
 	const struct uncore_pmu_ops *ops = upmu->desc->ops;
 	struct perf_event *event;
 
+	/* what the walk below stands on; a soft timer under PREEMPT_RT breaks it */
+	WARN_ON_ONCE(!irqs_disabled());
 	if (smp_processor_id() != READ_ONCE(upmu->cpu) || !uncore_pmu_busy(upmu))
 		return HRTIMER_NORESTART;
 	uncore_pmu_for_each_event(upmu, event) {
@@ -679,8 +684,7 @@ static void uncore_pmu_poll_arm(struct uncore_pmu *upmu)
 	} else if (hrtimer_active(&upmu->poll_timer)) {
 		return;
 	}
-	hrtimer_start(&upmu->poll_timer, ns_to_ktime(upmu->poll_ns),
-		      HRTIMER_MODE_REL_PINNED_HARD);
+	hrtimer_start(&upmu->poll_timer, ns_to_ktime(upmu->poll_ns), UNCORE_POLL_MODE);
 }
 
 static void uncore_pmu_start(struct perf_event *event, int flags)
@@ -1123,7 +1127,7 @@ int __devm_uncore_pmu_register(struct uncore_pmu *upmu, const char *name,
 	uncore_pmu_fill(upmu, owner);
 	if (upmu->poll_ns)
 		uncore_hrtimer_setup(&upmu->poll_timer, uncore_pmu_poll, CLOCK_MONOTONIC,
-				     HRTIMER_MODE_REL_PINNED_HARD);
+				     UNCORE_POLL_MODE);
 
 	/*
 	 * Register first: until the hotplug instance picks a CPU, event_init

@@ -547,7 +547,7 @@ int cpuhp_state_remove_instance_nocalls(enum cpuhp_state s, struct hlist_node *n
 int irq_set_affinity(unsigned int irq, const struct cpumask *m);
 typedef int clockid_t;
 enum hrtimer_restart { HRTIMER_NORESTART, HRTIMER_RESTART };
-enum hrtimer_mode { HRTIMER_MODE_REL_PINNED };
+enum hrtimer_mode { HRTIMER_MODE_REL_PINNED, HRTIMER_MODE_REL_PINNED_HARD };
 struct hrtimer { enum hrtimer_restart (*function)(struct hrtimer *t); };
 static inline void hrtimer_setup(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *),
 				 clockid_t c, enum hrtimer_mode m)
@@ -556,6 +556,7 @@ static inline void hrtimer_setup(struct hrtimer *t, enum hrtimer_restart (*fn)(s
 }
 
 /* the layer's poll timer: set up, never run by the targets */
+static inline bool irqs_disabled(void) { return true; }
 #define CLOCK_MONOTONIC		1
 typedef s64 ktime_t;
 static inline ktime_t ns_to_ktime(u64 ns) { return (ktime_t)ns; }
