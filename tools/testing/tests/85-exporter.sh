@@ -10,8 +10,8 @@
 #    (a PEM DWORD 4 bytes), and every PMU is in the file;
 #  - on arm64, the packaged binary (uncore-pmu-tools cross-built);
 #  - its budget: in steady state, per interval, one read() per PMU group
-#    and one write() (/proc/PID/io's syscr and syscw), its resident set
-#    under 4 MiB;
+#    and one write() (/proc/PID/io's syscr and syscw), its own resident
+#    memory (anonymous and its binary's pages) under 4 MiB;
 #  - no capability in any of its five sets once its events are open;
 #  - counters left: on the UCF (8 counters) it takes 4 and reads the
 #    cycle counter, which every cycles event shares, so that 4 events and
@@ -66,8 +66,20 @@ ours=$(ls $EV | grep -E '^(nvidia_|mrvl_|tad$)' | grep -vc '^nvidia_uncore')
 check_eq "every PMU of ours is in the file" "$ours" "$(grep -c '^uncore_pmu_info{' $OUT)"
 caps=$(awk '$1 ~ /^Cap(Inh|Prm|Eff|Bnd|Amb):$/ { print $2 }' /proc/$pid/status | sort -u | xargs)
 check_eq "no capability once its events are open, root as it is" 0000000000000000 "$caps"
-rss=$(awk '$1 == "VmRSS:" { print $2 }' /proc/$pid/status)
-check_cmd "resident set ${rss} kB, under 4 MiB" test "$rss" -lt 4096
+# Its own memory, anonymous and its binary's pages. VmRSS also counts the
+# shared C library's pages that fault-around maps from the page cache,
+# which depend on what ran before: the arm64 boot (the dynamic, packaged
+# daemon) measured 5580 kB in a make check where 84-guides.sh had run the
+# daemon first, and under 4 MiB before
+mem() {
+	awk -v k="$1:" '$1 == k { print $2 }' /proc/$pid/status
+}
+own=$(($(mem RssAnon) + $(awk -v x="$(readlink /proc/$pid/exe)" '
+	/^[0-9a-f]+-/ { m = ($NF == x) } m && $1 == "Rss:" { s += $2 } END { print s + 0 }' \
+	/proc/$pid/smaps)))
+echo "# resident: VmRSS $(mem VmRSS) kB, RssAnon $(mem RssAnon) kB, RssFile $(mem RssFile) kB"
+check_cmd "resident set of its own ${own} kB (anonymous and its binary), under 4 MiB" \
+	test "$own" -lt 4096
 # on arm64 the daemon is the packaged one (vm-test.sh takes it out of the
 # uncore-pmu-tools .deb that make deb cross-builds), on the guest's C library
 if [ "$(uname -m)" = aarch64 ]; then

@@ -32,9 +32,12 @@ out=$(perf stat -a -x';' -I 200 -e "$P/ib_reads/" -- sh -c "
 check_eq "$P: interval values 2^33 + 5, then 2^32 - 1" "8589934597 4294967295 " "$out"
 
 # ---- CSPMU cycle counter: PMCCFILTR programmed at every start ----
-# hw/nvidia-t410-cspmu.md 5.4-5.6: UCF config1 & 0xfff or 0xf07, PCIE
-# config1 & 0x1ffffff or 0xff, PCIE-TGT 0. The register resets to 0 here,
-# so a driver that never writes it shows 0 on UCF and PCIE.
+# UCF: config1 & 0xfff, or 0xf07 without filters; PCIE: always 0xff,
+# every root port and no requester (the cycle counter counts every cycle
+# and is shared by all cycles events, so a cycles event's terms must not
+# put a BDF beside the counting events' one); PCIE-TGT 0. The register
+# resets to 0 here, so a driver that never writes it shows 0 on UCF and
+# PCIE.
 ccfilt() {
 	_c=$(stat_count "$1/$2/" "echo 'event=cycles value=77' > $UNCORE_SIM/$1/inject")
 	check_eq "$1/$2/: counts 77, PMCCFILTR $3" "77 $3" "$_c $(reg $1 page0:0x47c)"
@@ -45,10 +48,8 @@ ccfilt $U cycles 0xf07
 ccfilt $U cycles,dst_rem=1,src_rem=1 0x804
 ccfilt $U cycles 0xf07
 PC=nvidia_pcie_pmu_1_rc_2
-ccfilt $PC cycles,src_rp_mask=0x4 0x4
-ccfilt $PC cycles 0xff
-ccfilt $PC cycles,src_bdf=0x180,src_bdf_en=1 0x1018000
-ccfilt $PC cycles 0xff
+ccfilt $PC cycles,src_rp_mask=0x4 0xff
+ccfilt $PC cycles,src_bdf=0x180,src_bdf_en=1 0xff
 ccfilt nvidia_pcie_tgt_pmu_1_rc_2 cycles 0x0
 
 # ---- PCIE: a stopped counter keeps no BDF filter ----

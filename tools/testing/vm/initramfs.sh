@@ -360,6 +360,12 @@ done
 left=
 for m in $r; do
 	grep -q "^$m " /proc/modules || continue
+	# first the modules that use it and are not ours (a test's own, such
+	# as the upstream twins on the layer's register backend)
+	for u in $(awk -v m="$m" '$1 == m && $4 != "-" { gsub(",", " ", $4); print $4 }' \
+		   /proc/modules); do
+		case " $MODULES " in *" $u "*) ;; *) rmmod "$u" 2>/dev/null ;; esac
+	done
 	msg=$(rmmod "$m" 2>&1) || left="$left $m ($(echo $msg))"
 done
 if [ -z "$left" ]; then
