@@ -30,16 +30,10 @@
 XPF=/tmp/guides-exporter.prom
 xp=
 xp_start() {
-	rm -f $XPF
-	"$TESTLIB/uncore-metrics-exporter" --output $XPF --interval 1000 \
-		>/dev/null 2>>$XPF.err &
-	xp=$!
-	i=0
-	while [ ! -s $XPF ] && [ $i -lt 300 ] && kill -0 $xp 2>/dev/null; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -s $XPF ]
+	exporter_start $XPF --interval 1000
+	_rc=$?
+	xp=$_xp
+	return $_rc
 }
 xp_stop() {
 	kill -TERM $xp

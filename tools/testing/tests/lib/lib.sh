@@ -131,18 +131,28 @@ EXPORTER_FILE=/tmp/exporter-run.prom
 exporter_run() {
 	_cmd=$1
 	shift
-	rm -f $EXPORTER_FILE
-	"$TESTLIB/uncore-metrics-exporter" --output $EXPORTER_FILE --interval 600000 "$@" \
-		2>$EXPORTER_FILE.err &
-	_xp=$!
-	_i=0
-	while [ ! -s $EXPORTER_FILE ] && [ $_i -lt 300 ] && kill -0 $_xp 2>/dev/null; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
+	: > $EXPORTER_FILE.err
+	exporter_start $EXPORTER_FILE --interval 600000 "$@"
 	sh -c "$_cmd"
 	kill -TERM $_xp
 	wait $_xp
+}
+
+# exporter_start FILE ARGS...: the daemon in the background, writing FILE
+# (its stderr added to FILE.err) with ARGS, its pid in $_xp; returns once
+# it wrote FILE (status 0), died or took 30 s (status 1)
+exporter_start() {
+	_f=$1
+	shift
+	rm -f "$_f"
+	"$TESTLIB/uncore-metrics-exporter" --output "$_f" "$@" >/dev/null 2>>"$_f.err" &
+	_xp=$!
+	_i=0
+	while [ ! -s "$_f" ] && [ $_i -lt 300 ] && kill -0 $_xp 2>/dev/null; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -s "$_f" ]
 }
 
 pmu_type() {
