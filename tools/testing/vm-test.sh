@@ -485,6 +485,11 @@ else
 	tmo=(--test-timeout $((1200 * tscale)))
 	runargs+=(--timeout $((2400 * tscale)))
 fi
+# A kernel with 16 KiB pages needs a CPU with that translation granule:
+# the default arm64 model (cortex-a57) has none, neoverse-n1 has it.
+case $series in
+*-16k)	runargs+=(--cpu neoverse-n1) ;;
+esac
 # A boot whose kernel goes silent this long before init is booted again
 # (run.sh --boot-stall); a debug kernel's early boot is slower.
 runargs+=(--boot-stall $((240 + 60 * tscale)))

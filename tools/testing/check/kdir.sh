@@ -52,19 +52,24 @@ pkg_at()
 }
 
 # base SERIES: the series of its linux-source (an "-rt" series is its
-# base series' PREEMPT_RT flavour)
+# base series' PREEMPT_RT flavour, a "-16k" one its 16 KiB-page flavour)
 base()
 {
-	echo "${1%-rt}"
+	local s=${1%-rt}
+
+	echo "${s%-16k}"
 }
 
 # flavour SERIES ARCH-FLAVOUR: the flavour of the headers and image
-# packages (amd64, arm64, or rt-amd64, rt-arm64 for an "-rt" series)
+# packages (amd64, arm64; rt-amd64, rt-arm64 for an "-rt" series;
+# arm64-16k for a "-16k" one, which has no amd64 flavour)
 flavour()
 {
-	case $1 in
-	*-rt)	echo "rt-$2" ;;
-	*)	echo "$2" ;;
+	case $1:$2 in
+	*-rt:*)		echo "rt-$2" ;;
+	*-16k:arm64)	echo "arm64-16k" ;;
+	*-16k:*)	die "series $1 is arm64 only" ;;
+	*)		echo "$2" ;;
 	esac
 }
 
@@ -188,11 +193,12 @@ kdir_tree()
 }
 
 # The series of the build matrix: 6.1 and those of kernels.conf, the
-# "-rt" ones first, so that the last line is the newest plain series
+# flavours ("-rt", "-16k") first, so that the last line is the newest
+# plain series
 list()
 {
 	{ echo 6.1; awk '!/^#/ && NF { print $1 }' "$CONF"; } | sort -V |
-		awk '/-rt$/ { print; next } { l[n++] = $0 }
+		awk '/-(rt|16k)$/ { print; next } { l[n++] = $0 }
 		     END { for (i = 0; i < n; i++) print l[i] }'
 }
 

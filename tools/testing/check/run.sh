@@ -34,11 +34,13 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 SERIES=$("$HERE/kdir.sh" --list | tr '\n' ' ')
 ALL=
-# An "-rt" series (PREEMPT_RT, kernels.conf) builds on x86 only: sparse
-# sees the same code as its base series'.
+# An "-rt" series (PREEMPT_RT, kernels.conf) builds on x86 only, a
+# "-16k" one (16 KiB pages) on arm64 only: sparse sees the same code as
+# their base series'.
 for s in $SERIES; do
 	case $s in
 	*-rt)	ALL="$ALL build-$s" ;;
+	*-16k)	;;
 	*)	ALL="$ALL build-$s sparse-$s" ;;
 	esac
 done

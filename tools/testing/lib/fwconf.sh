@@ -9,7 +9,8 @@
 #   kernel=newest      make check boots it on the newest kernel series of
 #                      check/kernels.conf (default: Debian 12's 6.1);
 #   kernel=SERIES      or on that series of check/kernels.conf (7.3-rt:
-#                      Debian's PREEMPT_RT kernel)
+#                      Debian's PREEMPT_RT kernel, 6.12-16k: its arm64
+#                      kernel with 16 KiB pages)
 #   append=ARGS        more on the guest's kernel command line
 #   apmt_backend=yes   the simulator hands the APMT to the helper layer
 #                      (uncore_sim.apmt=) on x86 too, as on arm64
@@ -28,7 +29,7 @@ fw_conf()
 		key = substr($0, 1, index($0, "=") - 1)
 		val = substr($0, index($0, "=") + 1)
 		if (key == "arch" && val !~ /^(x86_64|arm64)$/ ||
-		    key == "kernel" && val !~ /^(newest|[0-9]+\.[0-9]+(-rt)?)$/ ||
+		    key == "kernel" && val !~ /^(newest|[0-9]+\.[0-9]+(-rt|-16k)?)$/ ||
 		    key == "apmt_backend" && val != "yes" ||
 		    key !~ /^(arch|kernel|append|apmt_backend)$/) {
 			printf "%s:%d: unknown setting: %s\n", f, NR, $0 > "/dev/stderr"

@@ -40,9 +40,11 @@ cache=${UNCORE_CACHE:-/var/cache/uncore-pmu}/kernel
 # those of the installed headers package of HEADERS_DIR.
 if [ -n "$series" ] && [ "$series" != 6.1 ]; then
 	read -r ver abi < <("$HERE/../check/kdir.sh" --pin "$series" "$karch")
-	# an "-rt" series: Debian's PREEMPT_RT flavour (check/kernels.conf)
+	# an "-rt" series: Debian's PREEMPT_RT flavour; "-16k": its arm64
+	# flavour with 16 KiB pages (check/kernels.conf)
 	case $series in
 	*-rt)	rel=$abi-rt-$fl ;;
+	*-16k)	rel=$abi-$fl-16k ;;
 	*)	rel=$abi-$fl ;;
 	esac
 else

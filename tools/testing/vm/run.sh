@@ -5,7 +5,9 @@
 # port, then "N passed, N failed".
 #   run.sh [--kernel VMLINUZ] --initrd FILE [--acpitable FILE]... [--append "..."]
 #          [--timeout SEC] [--boot-stall SEC] [--log FILE] [--no-summary]
-#          [--arch x86_64|arm64] [--tcg-multi] [--disk IMAGE]
+#          [--arch x86_64|arm64] [--tcg-multi] [--disk IMAGE] [--cpu MODEL]
+# --cpu: the arm64 guest's CPU model (default cortex-a57, which has no
+# 16 KiB translation granule: a 16K-page kernel needs neoverse-n1).
 # --tcg-multi: one host thread per vCPU (QEMU's multi-threaded TCG); by
 # default all vCPUs share one host thread (--tcg-single, vm/README.md).
 # --disk: a raw disk image as the x86 guest's virtio disk (/dev/vda), its
@@ -23,7 +25,7 @@ usage() { sed -n '6,10s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 kernel='' initrd='' append='' tmo=900 stall=300 log='' summary=1
 accel=(-accel tcg,thread=single)
-acpi=() tables=() arch=x86_64 disk=()
+acpi=() tables=() arch=x86_64 disk=() cpu=cortex-a57
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--no-summary) summary=0; shift ;;
 	--arch) arch=$2; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
 	--disk) disk=(-drive "file=$2,if=virtio,format=raw,snapshot=on,cache=unsafe"); shift 2 ;;
 	-h|--help) usage ;;
 	*) die "unknown argument $1" ;;
@@ -129,7 +132,7 @@ if [ "$arch" = arm64 ]; then
 	# UEFI in pflash (code read-only, variables as a throw-away snapshot):
 	# with -bios, 6.1 sees the second flash bank as memory without a NUMA
 	# node and gives up NUMA.
-	machine=(-M virt,gic-version=3 -cpu cortex-a57
+	machine=(-M virt,gic-version=3 -cpu "$cpu"
 		 -drive "if=pflash,format=raw,unit=0,readonly=on,file=$efi"
 		 -drive "if=pflash,format=raw,unit=1,snapshot=on,file=$efivars"
 		 -device virtio-serial-device -chardev "file,id=res,path=$res"
