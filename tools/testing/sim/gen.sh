@@ -362,11 +362,12 @@ END {
 		if (acpi[d] && hid[d] == "")
 			fatal(name[d] ": acpi=1 needs hid=")
 		for (w = 1; w <= nw[d]; w++) {
-			# mmio=1: guest RAM set aside with memmap=, below 1 GiB
+			# mmio=1: guest RAM the kernel leaves alone, below
+			# 1 GiB on x86 (memmap=), from 1 GiB on arm64 (mem=)
 			if (prop(d, "mmio", 0)) {
-				if (wb[d, w] < 16777216 || wb[d, w] + ws[d, w] > 1073741824)
+				if (wb[d, w] < 16777216 || wb[d, w] + ws[d, w] > 2147483648)
 					fatal(name[d] " window " wn[d, w] \
-					      " (mmio=1) outside [16 MiB, 1 GiB)")
+					      " (mmio=1) outside [16 MiB, 2 GiB)")
 			} else if (wb[d, w] < LO || wb[d, w] + ws[d, w] > HI)
 				fatal(name[d] " window " wn[d, w] " outside [0x1000000000, 2^40)")
 			for (x = 1; x < w; x++)

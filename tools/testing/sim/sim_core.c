@@ -1136,8 +1136,9 @@ static int sim_build_map(void)
 
 /*
  * mmio=1: the device's windows are guest RAM the kernel was told to leave
- * alone (memmap=). The backend does not claim them, so the driver maps
- * and accesses them as it would hardware: the MMIO branch of the
+ * alone (memmap= on x86, mem= on arm64). The backend does not claim
+ * them, so the driver maps and accesses them as it would hardware: the
+ * MMIO branch of the
  * layer's accessors. At load each window gets what the model's
  * registers read at reset, so the probe finds the device it expects;
  * from then on the model is out of the loop, and a test changes a
@@ -1180,7 +1181,7 @@ static int sim_mmio_init(void)
 		for (j = 0; j < d->nr_wins; j++) {
 			sdev->mem[j] = ioremap(d->wins[j].base, d->wins[j].size);
 			if (!sdev->mem[j]) {
-				pr_err("%s: cannot map %#llx+%#llx (reserved with memmap=?)\n",
+				pr_err("%s: cannot map %#llx+%#llx (left out with memmap= or mem=?)\n",
 				       d->name, (unsigned long long)d->wins[j].base,
 				       (unsigned long long)d->wins[j].size);
 				goto err;
