@@ -62,7 +62,7 @@ out=$(timeout 120 perf stat -a -x';' -e "{$g}" -e "{$g}" -- sleep 3 2>&1 >/dev/n
 echo 0 > /sys/module/uncore_sim/parameters/read_delay_us
 # rows with a count and a running share strictly between 0 and 100 %
 turns=$(echo "$out" | awk -F';' '$1 ~ /^[0-9]+$/ && $5 + 0 > 0 && $5 + 0 < 100' | wc -l)
-check_eq "two groups of 8 taking turns beside a 1.6 ms poll walk, 3 s: perf ends, each ran part of the time" \
+check_eq "two groups of 8 swapped beside a 1.6 ms poll walk, 3 s: perf ends, each ran in part" \
 	16 "$turns"
 [ "$turns" = 16 ] || echo "$out" | sed 's/^/# perf: /'
 
