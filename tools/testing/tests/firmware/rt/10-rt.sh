@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# PREEMPT_RT. Every CoreSight PMU has 32-bit counters and no interrupt, so
-# the layer's poll folds them every 0.5 ms. On RT a soft timer's callback
+# PREEMPT_RT. Every CoreSight PMU (Tegra410's and two Grace sockets') has
+# 32-bit counters and no interrupt, so the layer's poll folds them every
+# 0.5 ms. On RT a soft timer's callback
 # runs in a thread that perf's multiplexing (a hard timer) and IPIs can
 # preempt, with pmu->del taking the event the callback's walk stands on;
 # the poll is a hard timer, so that cannot happen. Checked here with the
@@ -20,6 +21,10 @@ P=nvidia_pcie_pmu_1_rc_2
 
 check_eq "the kernel is PREEMPT_RT" yes "$(uname -v | grep -q PREEMPT_RT && echo yes)"
 check_eq "no overflow interrupt requested" "" "$(grep arm-cs-arch-pmu /proc/interrupts)"
+check_eq "Tegra410's UCFs and two Grace sockets' SCF and CNVLINK PMUs" "ucf 2 scf 2 cnvlink 2" \
+	"$(for f in ucf scf cnvlink; do
+		printf '%s %s ' $f "$(our_pmus | grep -c "^nvidia_${f}_pmu_[01]$")"
+	done | sed 's/ $//')"
 
 # every family, one event each, a value above 2^32 (chunked on the 32-bit
 # counters, each chunk waiting for the poll to read the counter)
