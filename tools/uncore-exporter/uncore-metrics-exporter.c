@@ -387,26 +387,57 @@ static int sysfs_field(void *ctx, const char *term, struct uxp_field *f)
 	return uxp_parse_format(buf, f) ? -EINVAL : 0;
 }
 
+/*
+ * The module of the driver bound to the PMU's device: the kernel's own
+ * driver, where it registered the PMU, names itself. The CoreSight
+ * engine (uncore_cspmu) registers a PMU for the vendor module of its
+ * family, which is the one named. A PMU has no device in sysfs before
+ * 6.5: then the module of our driver for its family.
+ */
+static void pmu_module(const struct pmu *p, char *mod, size_t len)
+{
+	char path[PATH_MAX], link[PATH_MAX];
+	const char *name;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s/device/driver/module", sysfs, p->name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		name = strrchr(link, '/');
+		name = name ? name + 1 : link;
+	}
+	if (n <= 0 || !strcmp(name, "uncore_cspmu"))
+		name = p->fam->module;
+	n = strnlen(name, len - 1);
+	memcpy(mod, name, n);
+	mod[n] = '\0';
+}
+
+/* A label value: no quote, backslash or newline can pass. */
+static void label_safe(char *v)
+{
+	for (; *v; v++)
+		if (*v == '"' || *v == '\\' || !isprint((unsigned char)*v))
+			*v = '_';
+}
+
 static void pmu_info(struct pmu *p)
 {
-	char path[PATH_MAX], id[256] = "", ver[64] = "";
-	char *c;
+	char path[PATH_MAX], id[256] = "", ver[64] = "", mod[64];
 
 	snprintf(path, sizeof(path), "%s/%s/identifier", sysfs, p->name);
 	if (!read_file(path, id, sizeof(id)))
 		chomp(id);
-	snprintf(path, sizeof(path), "%s/%s/version", modsys, p->fam->module);
+	pmu_module(p, mod, sizeof(mod));
+	snprintf(path, sizeof(path), "%s/%s/version", modsys, mod);
 	if (!read_file(path, ver, sizeof(ver)))
 		chomp(ver);
-	/* label values: no quote, backslash or newline can pass */
-	for (c = id; *c; c++)
-		if (*c == '"' || *c == '\\' || !isprint((unsigned char)*c))
-			*c = '_';
-	for (c = ver; *c; c++)
-		if (*c == '"' || *c == '\\' || !isprint((unsigned char)*c))
-			*c = '_';
+	label_safe(id);
+	label_safe(ver);
+	label_safe(mod);
 	snprintf(p->info, sizeof(p->info), ",identifier=\"%s\",module=\"%s\",version=\"%s\"",
-		 id, p->fam->module, ver);
+		 id, mod, ver);
 }
 
 /*
@@ -1294,6 +1325,12 @@ int main(int argc, char **argv)
 	read_all();
 	if (drop_capabilities())
 		return 1;
+	/*
+	 * The first file, before any interval ends, gives the interval it
+	 * waits for: the stale-file alert allows four of them, and with 0 it
+	 * would fire on a long interval before the first one ended.
+	 */
+	last_interval = interval_ms * 1000000LL;
 	if (write_file())
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -120,6 +120,31 @@ fi
 check "HELP and TYPE for each of the 9 metrics" "9 9" \
 	"$(grep -c '^# HELP' "$OUT") $(grep -c '^# TYPE' "$OUT")"
 
+# module= names the driver bound to the PMU's device (6.5 on; above, with
+# no device link, as before 6.5: our driver of the family): the kernel's
+# own CoreSight driver where it registered the PMU, the vendor module
+# where our CoreSight engine did
+mkdev() {
+	mkdir -p "$W/dev/$1" "$W/drv/$2" "$W/mod/$3"
+	ln -sfn "$W/mod/$3" "$W/drv/$2/module"
+	ln -sfn "$W/drv/$2" "$W/dev/$1/driver"
+	ln -sfn "$W/dev/$1" "$FS/$4/device"
+}
+mkdev cmem0 cmem nvidia_t410_cmem_latency_pmu nvidia_cmem_latency_pmu_0
+mkdev cspmu1 arm-cs-arch-pmu arm_cspmu_module nvidia_ucf_pmu_1
+timeout 30 "$W/xp" --output "$W/mod.prom" --interval 100 --count 1 2>"$W/err"
+w1="uncore_pmu_info{$U,identifier=\"\",module=\"arm_cspmu_module\",version=\"\"} 1"
+w2="uncore_pmu_info{$M,identifier=\"NVIDIA CMEM\",module=\"nvidia_t410_cmem_latency_pmu\""
+check "module= of the kernel's own driver bound to the UCF, with no version" \
+	"$w1
+$w2,version=\"1.2.3\"} 1" "$(grep '^uncore_pmu_info{' "$W/mod.prom")"
+mkdev cspmu1 uncore-cspmu uncore_cspmu nvidia_ucf_pmu_1
+timeout 30 "$W/xp" --output "$W/mod.prom" --interval 100 --count 1 2>"$W/err"
+check "module= of the vendor module where our CoreSight engine registered the UCF" \
+	"uncore_pmu_info{$U,identifier=\"\",module=\"nvidia_t410_ucf_pmu\",version=\"\"} 1" \
+	"$(grep '^uncore_pmu_info{pmu="nvidia_ucf_pmu_1"' "$W/mod.prom")"
+rm -f "$FS/nvidia_cmem_latency_pmu_0/device" "$FS/nvidia_ucf_pmu_1/device"
+
 # The vocabulary, against the textfile check/prometheus.sh lints the
 # recording rules and the dashboard with (tools/uncore-metrics/fixtures/
 # all.prom, from recorded perf output of every Tegra410 family and the
@@ -194,6 +219,8 @@ check_rel "after a kill the totals go on from the last file" "$c3" "$c4" 'b > a 
 "$W/plain" --output "$OUT" --interval 60000 2>"$W/err" &
 pid=$!
 sleep 1
+check "the first file gives the interval it waits for (the stale alert allows four)" \
+	60.000000000 "$(value "$OUT" uncore_pmu_interval_seconds)"
 caps=$(awk '/^Cap(Inh|Prm|Eff|Bnd|Amb):/ { printf "%s%s ", $1, $2 }' /proc/$pid/status)
 check "no capability while it runs (inheritable, permitted, effective, bounding, ambient)" \
 	"$(for c in Inh Prm Eff Bnd Amb; do printf 'Cap%s:0000000000000000 ' $c; done)" "$caps"
@@ -261,6 +288,8 @@ rm -f "$OUT.state"
 env -u UNCORE_METRICS_SYSFS "$W/plain" --output "$OUT" --interval 60000 2>"$W/err" &
 pid=$!
 sleep 1
+check "the first file gives the interval it waits for (the stale alert allows four)" \
+	60.000000000 "$(value "$OUT" uncore_pmu_interval_seconds)"
 ino=$(stat -c %i "$OUT")
 echo add >/sys/bus/event_source/devices/software/uevent
 sleep 1

@@ -64,6 +64,21 @@ wait_file 1
 check_eq "the first file comes at once, nothing on stderr" "" "$(cat $D/err)"
 ours=$(ls $EV | grep -E '^(nvidia_|mrvl_|tad$)' | grep -vc '^nvidia_uncore')
 check_eq "every PMU of ours is in the file" "$ours" "$(grep -c '^uncore_pmu_info{' $OUT)"
+# module= and version= name the loaded module of the driver bound to the
+# PMU (the vendor module where the CoreSight engine bound it), and that
+# module's version; before 6.5 a PMU has no device and module= is the
+# family's driver, loaded all the same
+q='"\([^"]*\)"'
+bad=$(sed -n "s/^uncore_pmu_info{pmu=$q.*module=$q,version=$q}.*/\1 \2 \3/p" $OUT |
+	while read -r p m v; do
+		b=$(basename "$(readlink $EV/$p/device/driver/module 2>/dev/null)")
+		[ "$b" != uncore_cspmu ] || b=$m
+		[ -e $EV/$p/device ] || b=$m
+		[ "$b" = "$m" ] && [ -d /sys/module/$m ] &&
+		[ "$(cat /sys/module/$m/version 2>/dev/null)" = "$v" ] ||
+			echo "$p: module=$m version=$v, bound $b"
+	done)
+check_eq "each PMU's module= is its bound driver's, version= that module's" "" "$bad"
 caps=$(awk '$1 ~ /^Cap(Inh|Prm|Eff|Bnd|Amb):$/ { print $2 }' /proc/$pid/status | sort -u | xargs)
 check_eq "no capability once its events are open, root as it is" 0000000000000000 "$caps"
 # Its own memory, anonymous and its binary's pages. VmRSS also counts the
