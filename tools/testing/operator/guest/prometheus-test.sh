@@ -322,20 +322,21 @@ check_prometheus() {
 		check_cmd "dashboard panel $id ($title): $n series for $e" test "$n" -ge 1
 	done <$EXPRS
 
-	# the exporter stops (and removes its file): the alert is pending
-	# after the next scrape and evaluation (30 s at most), and fires at
-	# the fourth evaluation after that, its for: (1 minute) later: 60 to
-	# 90 s after the stop, and a slow scrape's few seconds; it clears
-	# once the exporter writes again
-	a=UncorePmuTextfileMissing
+	# the exporter stops (and removes its file), as the install document
+	# says to count with perf alone: a deliberate pause, which pages no
+	# one. UncorePmuExporterPaused (info, for: 1h) is pending after the
+	# next scrape and evaluation (30 s at most) and no warning is, a
+	# minute later too (the missing-file alert fired then before); it
+	# clears once the exporter writes again
+	a=UncorePmuExporterPaused
 	check_cmd "systemctl stop uncore-metrics-exporter" systemctl stop "$UNIT"
-	t=$(cut -d. -f1 /proc/uptime)
 	wait_for 45 alert_is $a pending
 	check_eq "$a pending after the exporter stopped" pending "$(alert_state $a)"
-	wait_for 120 alert_is $a firing
-	t=$(($(cut -d. -f1 /proc/uptime) - t))
-	check_cmd "$a firing $t s after the stop (for: 1m, scrape and evaluation 15 s)" \
-		test "$(alert_state $a)" = firing -a $t -ge 60 -a $t -le 100
+	sleep 60
+	check_eq "a minute later: no warning pending or firing, $a still pending" \
+		"UncorePmuTextfileMissing= UncorePmuTextfileStale= $a=pending" \
+		"$(for x in UncorePmuTextfileMissing UncorePmuTextfileStale $a; do
+			printf '%s=%s ' $x "$(alert_state $x)"; done | sed 's/ $//')"
 	check_cmd "systemctl start uncore-metrics-exporter" systemctl start "$UNIT"
 	wait_for 90 alert_is $a ""
 	check_eq "$a cleared once the exporter writes again" "" "$(alert_state $a)"
