@@ -3,7 +3,7 @@
 #
 # PREEMPT_RT. Every CoreSight PMU (Tegra410's and two Grace sockets') has
 # 32-bit counters and no interrupt, so the layer's poll folds them every
-# 0.5 ms. On RT a soft timer's callback
+# 0.5 ms; an Odyssey DDR and LLC-TAD count beside them. On RT a soft timer's callback
 # runs in a thread that perf's multiplexing (a hard timer) and IPIs can
 # preempt, with pmu->del taking the event the callback's walk stands on;
 # the poll is a hard timer, so that cannot happen. Checked here with the
@@ -25,6 +25,9 @@ check_eq "Tegra410's UCFs and two Grace sockets' SCF and CNVLINK PMUs" "ucf 2 sc
 	"$(for f in ucf scf cnvlink; do
 		printf '%s %s ' $f "$(our_pmus | grep -c "^nvidia_${f}_pmu_[01]$")"
 	done | sed 's/ $//')"
+check_eq "an Odyssey DDR and LLC-TAD, the DDR polled every second" \
+	"mrvl_ddr_pmu_1000200000 tad poll_period_sec=1" \
+	"$(our_pmus | grep -E '^(mrvl_ddr|tad)' | xargs) $(cmdline_args marvell_odyssey_ddr_pmu | xargs)"
 
 # every family, one event each, a value above 2^32 (chunked on the 32-bit
 # counters, each chunk waiting for the poll to read the counter)
