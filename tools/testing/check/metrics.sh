@@ -23,7 +23,8 @@
 # has the sums of the family's (socket's) figures that add up (bandwidth,
 # rates per second), undefined if one is. The table has exactly the
 # figures of the kinds of column in KINDS (default "bw rate lat ratio", or
-# "all"), in blocks of a family that may be split.
+# "all"), in blocks of a family that may be split, no two columns of a
+# block of one name (a latency in cycles beside the same in ns is "_cyc").
 metrics_table_vs_csv()
 {
 	python3 - "$1" "$2" "${3:-bw rate lat ratio}" <<'EOF'
@@ -32,6 +33,11 @@ import re
 import sys
 
 SUFFIX = re.compile(r'_(gbps|per_cycle|per_sec|cycles|ns|ghz)$')
+
+
+def header(metric):
+    """A column header: the metric without its unit suffix."""
+    return SUFFIX.sub('', metric)
 PREFIX = {'k': 1e3, 'M': 1e6, 'G': 1e9}
 KINDS = sys.argv[3].split()
 fig = {}
@@ -41,9 +47,9 @@ rows = list(csv.DictReader(open(sys.argv[2])))
 # the figures a total row adds: (time, family, socket or None, name, unit)
 part = {}
 for r in rows:
-    fig[(r['time'], r['pmu'], SUFFIX.sub('', r['metric']), r['unit'])] = r['value']
+    fig[(r['time'], r['pmu'], header(r['metric']), r['unit'])] = r['value']
     for sk in (r['socket'], None):
-        part.setdefault((r['time'], r['family'], sk, SUFFIX.sub('', r['metric']), r['unit']),
+        part.setdefault((r['time'], r['family'], sk, header(r['metric']), r['unit']),
                         []).append(r['value'])
     label[re.sub(r'_pmu_', '_', re.sub(r'^(nvidia|mrvl)_', '', r['pmu']))] = r['pmu']
     metrics.setdefault((r['time'], r['family']), set()).add(r['metric'])
@@ -71,7 +77,7 @@ def kinds(r):
 shown = set()
 for r in rows:
     if 'all' in KINDS or set(kinds(r)) & set(KINDS):
-        shown.add((r['time'], r['pmu'], SUFFIX.sub('', r['metric']), r['unit']))
+        shown.add((r['time'], r['pmu'], header(r['metric']), r['unit']))
 err = []
 seen = set()
 fixed = {}
@@ -116,6 +122,10 @@ def rule(b, top):
 def check_block(t, hdr, units, lines):
     names = hdr.split()[1:]
     ends = [m.end() for m in re.finditer(r'\S+', units)]
+    if len(set(names)) != len(names):
+        err.append('%s: two columns of one name' % hdr)
+    # a latency in cycles beside the same in ns: "_cyc", its unit tells
+    names = [re.sub(r'_cyc$', '', n) for n in names]
     if len(ends) != len(names):
         err.append('%s: %d column names, %d units' % (hdr, len(names), len(ends)))
         return
@@ -602,6 +612,27 @@ metrics_cases()
 	mx_no_exp "$s: table from perf-all.csv"
 	mx_table_vs_csv "$s: table from perf-all.csv" "$MX_FIX/all.csv"
 	mx_width "$s: table from perf-all.csv" 80
+	# a recording cut short: its last line cut in the PMU's name, or in
+	# the event's; a line of an event the tool does not compute from
+	head -n 20 "$MX_FIX/perf-all.csv" >"$W/cut.csv"
+	sed -n 21p "$MX_FIX/perf-all.csv" | cut -c1-40 >>"$W/cut.csv"
+	mx_run "$s" --input "$W/cut.csv" --csv
+	mx_eq "$s: a line cut short: exit 1, one message naming it" \
+		"1:uncore-metrics: line 21 is cut short: 1.000000000,8000000000,,nvidia_pcie_" \
+		"$ST:$(grep -v 'not counted' "$W/err")"
+	head -n 20 "$MX_FIX/perf-all.csv" >"$W/cut.csv"
+	e=nvidia_pcie_pmu_0_rc_1/rd_by/
+	echo "1.000000000,8000000000,,$e,1000000000,100.00,," >>"$W/cut.csv"
+	echo "1.000000000,7,,$e,1000000000,100.00,," >>"$W/cut.csv"
+	mx_run "$s" --input "$W/cut.csv" --csv
+	w="uncore-metrics: warning: $e: not an event uncore-metrics computes from, left out"
+	mx_eq "$s: an event it does not compute from: one warning, exit 0" \
+		"0:$w" "$ST:$(grep -v 'not counted' "$W/err")"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv" --csv --json
+	w="uncore-metrics: --csv and --json exclude each other"
+	mx_eq "$s: --csv --json: usage error" "2:$w Try 'uncore-metrics --help'." \
+		"$ST:$(tr '\n' ' ' <"$W/err" | sed 's/ $//')"
+	mx_run "$s" --input "$MX_FIX/perf-all.csv"
 	mx_eq "$s: totals: UCF of two sockets, undefined where a PMU's figure is" \
 		"total - 4.10 2.00 1000.00|total 13.65 6.83 3.33 1666.67|" \
 		"$(awk '/^(socket|total)/ { printf "%s|", $0 }' "$W/out" | tr -s ' ')"
@@ -621,8 +652,8 @@ metrics_cases()
 		"$(awk '/^# / { n++ } n == 1 && /^ucf / { $1 = ""; printf "%s%s", s, substr($0, 2)
 			s = " | " }' "$W/out")"
 	mx_run "$s" --input "$MX_FIX/perf-all.csv" --columns lat,cycles -f pem,nvclink
-	mx_eq "$s: --columns lat,cycles: latency in cycles and ns, PEM in cycles once" \
-		"nvclink in_rd_lat in_rd_lat out_rd_lat out_rd_lat|pem ib_read_lat ob_read_lat" \
+	e="nvclink in_rd_lat_cyc in_rd_lat out_rd_lat_cyc out_rd_lat|pem ib_read_lat ob_read_lat"
+	mx_eq "$s: --columns lat,cycles: latency in cycles and ns, PEM in cycles once" "$e" \
 		"$(awk '/^# / { n++ }
 			n == 1 && /^(nvclink|pem) / { printf "%s%s", s, $0; s = "|" }' "$W/out" |
 			tr -s ' ')"
