@@ -7,8 +7,10 @@
 # for every recording rule and every alert; the Grafana dashboard
 # (packaging/grafana/) parses, names only recorded series or series the
 # exporter writes (its fixtures' textfiles), shows every recording rule,
-# and each of its queries parses as PromQL. The live evaluation of all of
-# them, by a Prometheus server, is the operator guest's (operator/).
+# and each of its queries parses as PromQL; every counter the exporter
+# writes feeds a rule or a panel, or the tools README says why not. The
+# live evaluation of all of them, by a Prometheus server, is the operator
+# guest's (operator/).
 # Prints what it checks; exit status 1 if anything fails.
 set -u
 
@@ -18,6 +20,7 @@ RULES=$REPO/packaging/prometheus/uncore-pmu-rules.yml
 TESTS=$REPO/tools/testing/prometheus/uncore-pmu-rules.test.yml
 DASH=$REPO/packaging/grafana/uncore-pmu.json
 FIX=$REPO/tools/uncore-metrics/fixtures
+MREADME=$REPO/tools/uncore-metrics/README.md
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 st=0
@@ -49,6 +52,17 @@ if out=$(cd "$(dirname "$TESTS")" && promtool test rules "$(basename "$TESTS")" 
 else
 	fail "promtool test rules: $out"
 fi
+
+# every counter of the exporter's files feeds a recording rule or a panel,
+# or the tools README lists it, with why, among those left to queries
+n=0
+for m in $(sed -n 's/^\(uncore_pmu_[a-z_]*_total\){.*/\1/p' "$FIX"/*.prom | sort -u); do
+	n=$((n + 1))
+	grep -qw "$m" "$RULES" "$DASH" && continue
+	grep -q "^- \`$m\`: " "$MREADME" ||
+		fail "$m feeds no recording rule or panel, and $MREADME does not say why"
+done
+echo "ok: $n counters: each in a rule, a panel or the README's list of those left to queries"
 
 if ! python3 -m json.tool "$DASH" >/dev/null; then
 	fail "$DASH is not JSON"
