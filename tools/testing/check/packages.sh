@@ -24,6 +24,9 @@
 #   3. package first: with the headers absent, the install builds nothing;
 #      installing the headers afterwards has dkms's kernel hook build and
 #      install every module; purging both leaves the root as it was.
+#   4. an upgrade from the sysctl-era tools package (remade from ours:
+#      its sysctl.d file and postinst line put back) removes that file;
+#      the purge leaves the root as it was.
 #
 # The drivers build only for arm64: the root's dkms gets the test-only
 # overrides dkms.conf reads (UNCORE_DKMS_ARCH, UNCORE_DKMS_COMPILE_TEST),
@@ -299,4 +302,47 @@ run in_root dpkg -i "/root/debs/$hdr"
 installed_ok
 run in_root dpkg --purge uncore-pmu-tools uncore-pmu-dkms linux-headers-"$REL"
 same_as "$TMP/before2"
+echo "nothing left"
+
+# The tools package of the releases before the exporter daemon installed
+# /usr/lib/sysctl.d/60-uncore-metrics.conf (kernel.perf_event_paranoid =
+# 2) and applied it from its postinst. That package, remade from this
+# one: its version just below ours, its sysctl file and its postinst's
+# systemd-sysctl call put back. Installing ours over it must take the
+# file away (dpkg's removal of a file the new version no longer has) and
+# keep no trace of it in dpkg's database.
+step "round 4: an upgrade from the sysctl-era uncore-pmu-tools"
+SYSCTL=/usr/lib/sysctl.d/60-uncore-metrics.conf
+old=$TMP/sysctl-era
+run dpkg-deb -R "$R${OURS[1]}" "$old"
+sed -i "s/^Version: .*/Version: $VER~sysctl1/" "$old/DEBIAN/control"
+install -d "$old/usr/lib/sysctl.d"
+printf '%s\n' '# uncore-metrics: system-wide uncore events for its user' \
+	'kernel.perf_event_paranoid = 2' >"$old$SYSCTL"
+(cd "$old" && md5sum "${SYSCTL#/}") >>"$old/DEBIAN/md5sums"
+p=$old/DEBIAN/postinst
+{
+	sed -n '1p' "$p"
+	printf '%s\n' 'if [ "$1" = configure ] && [ -x /lib/systemd/systemd-sysctl ]; then' \
+		'	/lib/systemd/systemd-sysctl 60-uncore-metrics.conf || true' 'fi'
+	sed '1d' "$p"
+} >"$p.new"
+mv "$p.new" "$p"
+chmod 755 "$p"
+run dpkg-deb -b "$old" "$R/tmp/debs/sysctl-era.deb"
+snapshot "$TMP/before4"
+run in_root dpkg -i /tmp/debs/sysctl-era.deb
+[ -f "$R$SYSCTL" ] || fail "the sysctl-era package did not install $SYSCTL"
+grep -qx "$SYSCTL" "$R/var/lib/dpkg/info/uncore-pmu-tools.list" ||
+	fail "dpkg does not list $SYSCTL as the sysctl-era package's"
+run in_root dpkg -i "${OURS[1]}"
+st=$(chroot "$R" dpkg-query -W -f='${Version} ${Status}' uncore-pmu-tools)
+[ "$st" = "$VER install ok installed" ] || fail "after the upgrade: uncore-pmu-tools $st"
+[ ! -e "$R$SYSCTL" ] || fail "the upgrade left $SYSCTL"
+! grep -rqs 60-uncore-metrics "$R/var/lib/dpkg/info/" || fail "dpkg still knows $SYSCTL"
+! find "$R/etc/sysctl.d" "$R/usr/lib/sysctl.d" "$R/lib/sysctl.d" -name '*uncore*' 2>/dev/null |
+	grep . || fail "a sysctl file of ours is left (above)"
+echo "the upgrade to $VER removed $SYSCTL"
+run in_root dpkg --purge uncore-pmu-tools
+same_as "$TMP/before4"
 echo "nothing left"
