@@ -98,6 +98,7 @@ static long max_intervals = -1;
 static long retry_s = 10;
 static int counters_limit = -1;		/* -1 half, 0 all, else N */
 static int with_cycles = 1;
+static int list_only;
 static char fam_sel[UXP_NAME_MAX * 16];
 static char sock_sel[256];
 
@@ -1136,6 +1137,28 @@ static int wait_until(long long deadline)
 
 /* ---- options ---- */
 
+/*
+ * --list: the events of every group it opens, as perf stat -e takes them
+ * (the raw config words, so that perf counts exactly what it counts).
+ * Exit 0, or 1 where no group opened.
+ */
+static int list_events(void)
+{
+	unsigned int i, j, n = 0;
+
+	if (scan(1, 1) < 0)
+		return 1;
+	for (i = 0; i < npmus; i++)
+		for (j = 0; pmus[i].open && j < pmus[i].nev; j++, n++)
+			printf("%s/config=%#llx,config1=%#llx,config2=%#llx/\n",
+			       pmus[i].name, (unsigned long long)pmus[i].ev[j].cfg[0],
+			       (unsigned long long)pmus[i].ev[j].cfg[1],
+			       (unsigned long long)pmus[i].ev[j].cfg[2]);
+	if (fflush(stdout))
+		return 1;
+	return n ? 0 : 1;
+}
+
 static void usage(FILE *f)
 {
 	fputs("Usage: " PROG " --output FILE [OPTIONS]\n"
@@ -1156,6 +1179,8 @@ static void usage(FILE *f)
 	      "                       from SEC seconds after the start (default 10): a\n"
 	      "                       try is a restart (exit 75)\n"
 	      "  -n, --count N        stop after N intervals\n"
+	      "      --list           open the groups as a start would, print their events\n"
+	      "                       as perf stat -e takes them, one a line, and exit\n"
 	      "      --check          check the settings and that a PMU is selected:\n"
 	      "                       exit 0, 1 where none is, 255 for a bad setting\n"
 	      "                       (systemd's ExecCondition: skipped, or failed)\n"
@@ -1224,6 +1249,9 @@ static int parse_args(int argc, char **argv)
 		} else if (!strcmp(a, "--no-cycles")) {
 			with_cycles = 0;
 			takes = 0;
+		} else if (!strcmp(a, "--list")) {
+			list_only = 1;
+			takes = 0;
 		} else if (!v && a[0] == '-') {
 			if (strcmp(a, "-o") && strcmp(a, "--output") && strcmp(a, "-I") &&
 			    strcmp(a, "--interval") && strcmp(a, "-f") && strcmp(a, "--family") &&
@@ -1264,7 +1292,7 @@ static int parse_args(int argc, char **argv)
 		}
 		i += takes;
 	}
-	if (!check && !output)
+	if (!check && !list_only && !output)
 		die_usage("--output FILE is needed");
 	if (output && (!*output || strlen(output) + 16 >= PATH_MAX))
 		die_usage("--output: '%s' is not a file name", output);
@@ -1300,6 +1328,8 @@ int main(int argc, char **argv)
 		msg("no PMU of the families and sockets selected in %s", sysfs);
 		return 1;
 	}
+	if (list_only)
+		return list_events();
 	snprintf(tmpf, sizeof(tmpf), "%s.tmp", output);
 	if (!statef) {
 		snprintf(statebuf, sizeof(statebuf), "%s.state", output);

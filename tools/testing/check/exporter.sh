@@ -120,6 +120,24 @@ fi
 check "HELP and TYPE for each of the 9 metrics" "9 9" \
 	"$(grep -c '^# HELP' "$OUT") $(grep -c '^# TYPE' "$OUT")"
 
+# --list: the events of the groups a start opens, as perf stat -e takes
+# them (make bench gives perf stat the daemon's own events so), in the
+# file's PMU order; no file written
+# (the fake sysfs: software PMUs, its events 9, the dummy, and 0, the clock)
+cat >"$W/list.want" <<S
+nvidia_ucf_pmu_1/config=0x9,config1=0,config2=0/
+nvidia_ucf_pmu_1/config=0x9,config1=0,config2=0/
+nvidia_ucf_pmu_1/config=0,config1=0,config2=0/
+nvidia_cmem_latency_pmu_0/config=0x9,config1=0,config2=0/
+nvidia_cmem_latency_pmu_0/config=0x9,config1=0,config2=0/
+nvidia_cmem_latency_pmu_0/config=0,config1=0,config2=0/
+S
+timeout 30 "$W/xp" --list >"$W/list" 2>"$W/err"
+check "--list: exit 0, nothing on stderr" "0:" "$?:$(cat "$W/err")"
+check "--list: each event of the two groups, raw" "$(cat "$W/list.want")" "$(cat "$W/list")"
+check "--list writes no file" "uncore.prom uncore.prom.state" \
+	"$(ls "$W/out" | tr '\n' ' ' | sed 's/ $//')"
+
 # module= names the driver bound to the PMU's device (6.5 on; above, with
 # no device link, as before 6.5: our driver of the family): the kernel's
 # own CoreSight driver where it registered the PMU, the vendor module

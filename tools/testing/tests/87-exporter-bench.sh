@@ -5,8 +5,8 @@
 # the CPU the Prometheus exporter takes in steady state, as the packaged
 # service runs it (uncore-metrics-exporter --output FILE --interval MS),
 # on every PMU of the default firmware, against "perf stat -a -x, -I MS"
-# on as many software events as the exporter counts (one series each in
-# its file), at the same interval: the exporter's default
+# on the same events (the daemon's --list: its groups' events, raw), at
+# the same interval: the exporter's default
 # (packaging/default/uncore-metrics, copied into lib/ by vm-test.sh) and
 # 1 s. Traffic runs on every simulated device meanwhile (rate files).
 #
@@ -37,8 +37,6 @@ DIR=/tmp/exporter-bench
 CG=/sys/fs/cgroup
 PROM=$DIR/uncore.prom
 REF=$DIR/seen.prom
-# software events with one counter per CPU; repeated to the exporter's count
-SW="cpu-clock task-clock context-switches cpu-migrations page-faults minor-faults major-faults"
 
 rm -rf $DIR
 mkdir -p $DIR
@@ -258,7 +256,11 @@ run() {
 		NEV=$(grep -c '^uncore_pmu_[a-z_]*_total{' "$PROM")
 		NEV=$((NEV - $(grep -c '^uncore_pmu_events_[a-z]*_seconds_total{' "$PROM")))
 		NPMU=$(grep -c '^uncore_pmu_info{' "$PROM")
-		sw_events
+		# perf stat's events: the daemon's own, as it opens them
+		"$TOOL" --list > $DIR/events 2> $DIR/list.err
+		check_eq "$r_n: --list, one event a line" "0 $NEV" \
+			"$? $(grep -c '^[a-z0-9_]*/config=' $DIR/events)"
+		PEV=$(sed 's/^/-e /' $DIR/events | tr '\n' ' ')
 	else
 		check_eq "$r_n: every interval had all $NEV lines" 0 "$BADI"
 		exec 7<&-
@@ -284,18 +286,6 @@ defms=$(sed -n 's/^UNCORE_METRICS_INTERVAL=\([0-9][0-9]*\)$/\1/p' \
 check_eq "the packaged default interval" yes "$([ -n "$defms" ] && echo yes)"
 [ -n "$defms" ] || defms=15000
 
-# sw_events: SWEV, as many software events as the daemon counts (NEV)
-sw_events() {
-	SWEV=
-	i=0
-	while [ $i -lt "$NEV" ]; do
-		for e in $SW; do
-			[ $i -lt "$NEV" ] || break
-			SWEV="$SWEV -e $e"
-			i=$((i + 1))
-		done
-	done
-}
 NEV=0
 
 # traffic on every device: 1000 injections a second, cycles at 1 GHz
@@ -334,18 +324,17 @@ for ms in $defms 1000; do
 		"$([ "$NEV" -gt 0 ] && [ "$NPMU" -gt 0 ] && echo yes)"
 	# shellcheck disable=SC2086 # one word per option
 	run perfstat-$ms $ms $win wait_lines perf \
-		perf stat -a -x, -I "$ms" -o $DIR/perfstat-$ms.perf $SWEV
+		perf stat -a -x, -I "$ms" -o $DIR/perfstat-$ms.perf $PEV
 done
 trap - EXIT
 stop_traffic
 
 # ---- the table ----
 
-ncpu=$(grep -c '^processor' /proc/cpuinfo)
 echo "# ---- exporter CPU in steady state: uncore-metrics-exporter --output" \
      "FILE --interval MS on every PMU ($NPMU PMUs, $NEV events," \
-     "one counter each) against perf stat -a -x, -I MS on $NEV software events" \
-     "($((NEV * ncpu)) counters: one per CPU) ----"
+     "one counter each) against perf stat -a -x, -I MS on the same $NEV events" \
+     "(the daemon's --list) ----"
 echo "#   traffic on every simulated device; CPU: each run's cgroup cpu.stat" \
      "(every process of the run); window: from an output to the Nth after it"
 while read -r n ms; do
