@@ -12,6 +12,7 @@
 #   make deb | rpm: .build/deb/, .build/rpm/ (Documentation/admin-guide/uncore-pmu-install.rst)
 #   make install-tools | install-exporter | install-docs [DESTDIR=...] [PREFIX=/usr/local]
 #   make check-debug: the VM tests again on a self-built KASAN/lockdep/kmemleak kernel
+#   make check-64k: every family on a self-built 64 KiB-page arm64 kernel
 #   make coverage: make check-debug's boots with gcov, and the coverage report
 #   make mutation [MUTANTS="name ..."]: driver mutants against the VM tests (tools/testing/mutation)
 #   make manifest: Kconfig again from modules.manifest, after a change there
@@ -139,7 +140,7 @@ manifest:
 	scripts/manifest.sh kconfig >Kconfig.tmp && mv Kconfig.tmp Kconfig
 
 help:
-	@sed -n '3,17p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,18p' $(firstword $(MAKEFILE_LIST))
 
 # ---- DKMS package (dkms.conf) ----
 #
@@ -350,6 +351,23 @@ check-debug:
 		printf 'passed 0\nfailed 1\n' > $(DEBUG_STATE); \
 	fi
 	@tools/testing/check/summary.sh $(DEBUG_STATE)
+
+# make check-64k: the pages firmware (one device of every family, two PMUs
+# in one page) on the 64 KiB-page arm64 kernel of vm/kernel-64k.sh (built
+# once from Debian's linux-source, with the kernel's own copies of our
+# drivers as modules). Never part of make check.
+K64_STATE := $(CURDIR)/.check-64k-state
+.PHONY: check-64k
+check-64k:
+	@rm -f $(K64_STATE)
+	+@if tree=$$(tools/testing/vm/kernel-64k.sh); then \
+		UNCORE_TAP_STATE=$(K64_STATE) tools/testing/vm-test.sh --arch arm64 \
+			--kernel-tree $$tree --firmware pages || true; \
+	else \
+		echo "not ok - check-64k: building the 64 KiB-page kernel failed"; \
+		printf 'passed 0\nfailed 1\n' > $(K64_STATE); \
+	fi
+	@tools/testing/check/summary.sh $(K64_STATE)
 
 # make coverage: every x86 boot of make check with our modules built for gcov,
 # on the coverage flavour of debug-kernel.sh (CONFIG_GCOV_KERNEL without the

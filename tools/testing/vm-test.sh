@@ -17,6 +17,7 @@
 #   --arch      the guest: x86_64 (default) or arm64 (tools/testing/vm/README.md)
 #   --kernel-tree  build the modules with KDIR=DIR and boot DIR/arch/x86/boot/bzImage
 #               (a self-built tree, e.g. vm/debug-kernel.sh's) instead of Debian's;
+#               with --arch arm64, DIR/arch/arm64/boot/Image (vm/kernel-64k.sh's);
 #               if DIR/.config has failslab, the faults firmware's boot
 #               runs tests/faults/ after the others; if it has kmemleak,
 #               tests/debug/ runs last
@@ -152,9 +153,13 @@ x86_64)	if [ -n "$ktree" ]; then
 	else
 		kdir=$("$HERE/check/kdir.sh" "$series" x86)
 	fi ;;
-arm64)	[ -z "$ktree" ] ||
-		{ echo "vm-test.sh: --kernel-tree is for the x86 guest" >&2; exit 2; }
-	kdir=$("$HERE/check/kdir.sh" "$series" arm64)
+arm64)	if [ -n "$ktree" ]; then
+		kdir=$(cd "$ktree" && pwd)
+		[ -s "$kdir/arch/arm64/boot/Image" ] ||
+			{ echo "vm-test.sh: no $kdir/arch/arm64/boot/Image" >&2; exit 2; }
+	else
+		kdir=$("$HERE/check/kdir.sh" "$series" arm64)
+	fi
 	kmake=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 	cc=aarch64-linux-gnu-gcc
 	BUILD=$BUILD/arm64 ;;
@@ -493,7 +498,9 @@ esac
 # A boot whose kernel goes silent this long before init is booted again
 # (run.sh --boot-stall); a debug kernel's early boot is slower.
 runargs+=(--boot-stall $((240 + 60 * tscale)))
-if [ -n "$ktree" ]; then
+if [ -n "$ktree" ] && [ "$arch" = arm64 ]; then
+	kernel=$kdir/arch/arm64/boot/Image
+elif [ -n "$ktree" ]; then
 	kernel=$kdir/arch/x86/boot/bzImage
 elif [ "$series" != 6.1 ] || [ "$arch" = arm64 ]; then
 	kernel=$("$HERE/vm/kernel.sh" --series "$series" --arch "$arch")
@@ -501,8 +508,13 @@ else
 	kernel=$("$HERE/vm/kernel.sh" "$kdir")
 fi
 # arm64: the results port's virtio modules come from the image's package
+# (a self-built tree, vm/kernel-64k.sh's, builds them in)
 bootmods=()
-[ "$arch" != arm64 ] || bootmods=(--boot-modules "$(dirname "$(dirname "$kernel")")/modules")
+if [ "$arch" = arm64 ] && [ -n "$ktree" ]; then
+	bootmods=(--boot-modules none)
+elif [ "$arch" = arm64 ]; then
+	bootmods=(--boot-modules "$(dirname "$(dirname "$kernel")")/modules")
+fi
 "$HERE/vm/initramfs.sh" "$BUILD/initrd.gz" --arch "$arch" --modules "$BUILD/modules" \
 	--order "$order" "${tests[@]}" ${files[@]+"${files[@]}"} "${tmo[@]}" \
 	${bootmods[@]+"${bootmods[@]}"} ${userland[@]+"${userland[@]}"} >&2
@@ -523,7 +535,7 @@ append="uncore_sim.topology=$firmware${append:+ $append}"
 # idle for good from early boot, its timer never firing: what a lost
 # wake-up of a halted vCPU would do. Every boot now runs its vCPUs in one
 # host thread, vm/run.sh.)
-if [ -n "$ktree" ]; then
+if [ -n "$ktree" ] && [ "$arch" = x86_64 ]; then
 	append="$append no_timer_check no5lvl"
 fi
 trap - EXIT

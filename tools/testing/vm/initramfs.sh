@@ -177,7 +177,8 @@ fi
 
 # arm64: QEMU virt has one UART, the console; the results port is a virtio
 # console (/dev/hvc0), whose modules come from the kernel image's package
-# (--boot-modules, default that of Debian's 6.1 image): those of
+# (--boot-modules, default that of Debian's 6.1 image; "none" where the
+# kernel builds them in): those of
 # virtio_mmio and virtio_console that it builds as modules, after the
 # virtio core's where it builds that as modules too (Debian's 5.10).
 results=/dev/ttyS1 boot_mods=
@@ -185,12 +186,13 @@ if [ "$arch" = arm64 ]; then
 	[ -n "$kmods" ] ||
 		kmods=$(dirname "$(dirname "$("$(dirname "$0")/kernel.sh" --arch arm64)")")/modules
 	mkdir -p "$root/lib/modules-boot"
+	# "none": a kernel that builds them in (vm/kernel-64k.sh's)
 	for m in virtio_ring virtio virtio_mmio virtio_console; do
-		[ -f "$kmods/$m.ko" ] || continue
+		[ "$kmods" != none ] && [ -f "$kmods/$m.ko" ] || continue
 		cp "$kmods/$m.ko" "$root/lib/modules-boot/"
 		boot_mods="$boot_mods $m"
 	done
-	[ -n "$boot_mods" ] || die "no virtio_mmio.ko in $kmods"
+	[ -n "$boot_mods" ] || [ "$kmods" = none ] || die "no virtio_mmio.ko in $kmods"
 	results=/dev/hvc0
 fi
 
