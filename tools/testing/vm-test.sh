@@ -146,25 +146,20 @@ fi
 # arm64: Debian's arm64 headers or tree, cross-compiled, in a build dir of its own
 kmake=() cc=gcc
 case $arch in
-x86_64)	if [ -n "$ktree" ]; then
-		kdir=$(cd "$ktree" && pwd)
-		[ -s "$kdir/arch/x86/boot/bzImage" ] ||
-			{ echo "vm-test.sh: no $kdir/arch/x86/boot/bzImage" >&2; exit 2; }
-	else
-		kdir=$("$HERE/check/kdir.sh" "$series" x86)
-	fi ;;
-arm64)	if [ -n "$ktree" ]; then
-		kdir=$(cd "$ktree" && pwd)
-		[ -s "$kdir/arch/arm64/boot/Image" ] ||
-			{ echo "vm-test.sh: no $kdir/arch/arm64/boot/Image" >&2; exit 2; }
-	else
-		kdir=$("$HERE/check/kdir.sh" "$series" arm64)
-	fi
+x86_64)	karch=x86 kimage=arch/x86/boot/bzImage ;;
+arm64)	karch=arm64 kimage=arch/arm64/boot/Image
 	kmake=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 	cc=aarch64-linux-gnu-gcc
 	BUILD=$BUILD/arm64 ;;
 *)	echo "vm-test.sh: unknown architecture $arch" >&2; exit 2 ;;
 esac
+# a self-built tree and its image (--kernel-tree), or Debian's of the series
+if [ -n "$ktree" ]; then
+	kdir=$(cd "$ktree" && pwd)
+	[ -s "$kdir/$kimage" ] || { echo "vm-test.sh: no $kdir/$kimage" >&2; exit 2; }
+else
+	kdir=$("$HERE/check/kdir.sh" "$series" $karch)
+fi
 [ "$series" = 6.1 ] || BUILD=$BUILD/$series
 # where the sources are copied and built (UNCORE_VM_SHARED_SRC)
 SRCB=$BUILD
@@ -498,10 +493,8 @@ esac
 # A boot whose kernel goes silent this long before init is booted again
 # (run.sh --boot-stall); a debug kernel's early boot is slower.
 runargs+=(--boot-stall $((240 + 60 * tscale)))
-if [ -n "$ktree" ] && [ "$arch" = arm64 ]; then
-	kernel=$kdir/arch/arm64/boot/Image
-elif [ -n "$ktree" ]; then
-	kernel=$kdir/arch/x86/boot/bzImage
+if [ -n "$ktree" ]; then
+	kernel=$kdir/$kimage
 elif [ "$series" != 6.1 ] || [ "$arch" = arm64 ]; then
 	kernel=$("$HERE/vm/kernel.sh" --series "$series" --arch "$arch")
 else

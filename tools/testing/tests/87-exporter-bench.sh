@@ -256,11 +256,6 @@ run() {
 		NEV=$(grep -c '^uncore_pmu_[a-z_]*_total{' "$PROM")
 		NEV=$((NEV - $(grep -c '^uncore_pmu_events_[a-z]*_seconds_total{' "$PROM")))
 		NPMU=$(grep -c '^uncore_pmu_info{' "$PROM")
-		# perf stat's events: the daemon's own, as it opens them
-		"$TOOL" --list > $DIR/events 2> $DIR/list.err
-		check_eq "$r_n: --list, one event a line" "0 $NEV" \
-			"$? $(grep -c '^[a-z0-9_]*/config=' $DIR/events)"
-		PEV=$(sed 's/^/-e /' $DIR/events | tr '\n' ' ')
 	else
 		check_eq "$r_n: every interval had all $NEV lines" 0 "$BADI"
 		exec 7<&-
@@ -322,6 +317,12 @@ for ms in $defms 1000; do
 		"$TOOL" --output "$PROM" --interval "$ms"
 	check_eq "exporter-$ms: events of every PMU ($NPMU PMUs, $NEV events)" yes \
 		"$([ "$NEV" -gt 0 ] && [ "$NPMU" -gt 0 ] && echo yes)"
+	# perf stat's events: the daemon's own, as it opens them (it has
+	# ended: nothing else holds a counter)
+	"$TOOL" --list > $DIR/events 2> $DIR/list.err
+	check_eq "exporter-$ms: --list, one event a line" "0 $NEV" \
+		"$? $(grep -c '^[a-z0-9_]*/config=' $DIR/events)"
+	PEV=$(sed 's/^/-e /' $DIR/events | tr '\n' ' ')
 	# shellcheck disable=SC2086 # one word per option
 	run perfstat-$ms $ms $win wait_lines perf \
 		perf stat -a -x, -I "$ms" -o $DIR/perfstat-$ms.perf $PEV
