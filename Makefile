@@ -147,15 +147,16 @@ help:
 # make dkms-install [DKMS_KVER=<release>]: copy the package to
 # /usr/src/<name>-<version>/, dkms add, build and install it for the
 # running (or the given) kernel, and install the modprobe.d file that
-# keeps the in-kernel arm_cspmu modules away from our devices and the
-# modules-load.d file that loads the CSPMU engine at boot.
+# loads our drivers before the kernel's own of the same devices (in
+# /lib/modprobe.d: a same-named file in /etc/modprobe.d turns it off) and
+# the modules-load.d file that loads the CSPMU engine at boot.
 # make dkms-remove: dkms remove for every kernel, then delete the sources
 # and both files. DKMS_FLAGS go to dkms build, install and remove (e.g.
 # --kernelsourcedir <tree>); MODPROBE_D and MODULES_LOAD_D move the files.
 DKMS_KVER ?= $(shell uname -r)
 DKMS_SRC := $(DESTDIR)/usr/src/$(DKMS_NAME)-$(UNCORE_VERSION)
 DKMS_MV := -m $(DKMS_NAME) -v $(UNCORE_VERSION)
-MODPROBE_D ?= /etc/modprobe.d
+MODPROBE_D ?= /lib/modprobe.d
 MODPROBE_CONF := packaging/modprobe.d/uncore-pmu.conf
 MODULES_LOAD_D ?= /etc/modules-load.d
 MODULES_LOAD_CONF := packaging/modules-load.d/uncore-pmu.conf

@@ -27,6 +27,12 @@
 #   4. an upgrade from the sysctl-era tools package (remade from ours:
 #      its sysctl.d file and postinst line put back) removes that file;
 #      the purge leaves the root as it was.
+#   5. an upgrade from the blacklist-era dkms package (remade from ours:
+#      /etc/modprobe.d/uncore-pmu.conf, a conffile, instead of
+#      /lib/modprobe.d's) removes the old file, or keeps a changed one as
+#      .dpkg-bak, so that it shadows the new one no more; dpkg -r (what
+#      apt-get remove does) leaves no modprobe.d file of ours; the purge
+#      leaves the root as it was.
 #
 # The drivers build only for arm64: the root's dkms gets the test-only
 # overrides dkms.conf reads (UNCORE_DKMS_ARCH, UNCORE_DKMS_COMPILE_TEST),
@@ -157,7 +163,8 @@ step "the RPMs hold the .debs' files (rpm.sh --filelist)"
 for d in $DEBS; do
 	p=$(dpkg-deb -f "$d" Package)
 	dpkg-deb -c "$d" | awk -v p="$p" '$1 !~ /^d/ { sub(/^\./, "", $6); print p, $6 }'
-done | sed 's| /lib/systemd/system/| /usr/lib/systemd/system/|; s| /lib/udev/| /usr/lib/udev/|' |
+done | sed 's| /lib/systemd/system/| /usr/lib/systemd/system/|; s| /lib/udev/| /usr/lib/udev/|
+	s| /lib/modprobe.d/| /usr/lib/modprobe.d/|' |
 	grep -v -e ' /usr/share/doc/' -e ' /usr/share/lintian/' | sort >"$TMP/deb.files"
 "$HERE/rpm.sh" --filelist 2>"$TMP/rpm.err" | grep -v '/$' | sort >"$TMP/rpm.files" ||
 	{ cat "$TMP/rpm.err"; fail "rpm.sh --filelist"; }
@@ -192,9 +199,12 @@ run chroot "$R" depmod "$REL"
 snapshot "$TMP/before"
 run in_root dpkg -i "${OURS[@]}"
 installed_ok
-for f in modprobe.d/uncore-pmu.conf modules-load.d/uncore-pmu.conf; do
-	cmp "$REPO/packaging/$f" "$R/etc/$f" || fail "/etc/$f is not the tree's"
-done
+MODPROBE=/lib/modprobe.d/uncore-pmu.conf
+cmp "$REPO/packaging/modprobe.d/uncore-pmu.conf" "$R$MODPROBE" || fail "$MODPROBE is not the tree's"
+f=modules-load.d/uncore-pmu.conf
+cmp "$REPO/packaging/$f" "$R/etc/$f" || fail "/etc/$f is not the tree's"
+[ ! -e "$R/etc/modprobe.d/uncore-pmu.conf" ] || fail "/etc/modprobe.d/uncore-pmu.conf installed"
+
 cmp "$REPO/packaging/default/uncore-metrics" "$R/etc/default/uncore-metrics" ||
 	fail "/etc/default/uncore-metrics is not the tree's"
 [ "$(readlink "$R/etc/systemd/system/multi-user.target.wants/$UNIT")" = \
@@ -346,3 +356,52 @@ echo "the upgrade to $VER removed $SYSCTL"
 run in_root dpkg --purge uncore-pmu-tools
 same_as "$TMP/before4"
 echo "nothing left"
+
+# Before 0.2.0 the dkms package shipped /etc/modprobe.d/uncore-pmu.conf,
+# a conffile that blacklisted the kernel's CoreSight and CN10K drivers on
+# every host. Ours ships /lib/modprobe.d/uncore-pmu.conf, of the same
+# name, which such an /etc file would shadow: the upgrade must take the
+# old one away (rm_conffile), keeping it as .dpkg-bak if it was changed.
+# That package, remade from ours: version 0.1.0, the /etc file as a
+# conffile, ours and the maintainer scripts' rm_conffile calls gone.
+step "round 5: an upgrade from the blacklist-era uncore-pmu-dkms, then dpkg -r"
+OLDCONF=/etc/modprobe.d/uncore-pmu.conf
+old=$TMP/blacklist-era
+run dpkg-deb -R "$R${OURS[0]}" "$old"
+sed -i "s/^Version: .*/Version: 0.1.0/" "$old/DEBIAN/control"
+rm "$old$MODPROBE"
+sed -i "\\|${MODPROBE#/}\$|d" "$old/DEBIAN/md5sums"
+install -d "$old/etc/modprobe.d"
+printf '%s\n' 'blacklist arm_cspmu_module' 'install arm_cspmu_module /bin/false' >"$old$OLDCONF"
+echo "$OLDCONF" >>"$old/DEBIAN/conffiles"
+for s in preinst postinst postrm; do
+	[ ! -f "$old/DEBIAN/$s" ] || sed -i '/dpkg-maintscript-helper/d' "$old/DEBIAN/$s"
+done
+run dpkg-deb -b "$old" "$R/tmp/debs/blacklist-era.deb"
+snapshot "$TMP/before5"
+for changed in no yes; do
+	run in_root dpkg -i /tmp/debs/blacklist-era.deb
+	[ -f "$R$OLDCONF" ] && [ ! -e "$R$MODPROBE" ] ||
+		fail "the blacklist-era package did not install $OLDCONF alone"
+	[ $changed = no ] || echo '# changed here' >>"$R$OLDCONF"
+	run in_root dpkg -i "${OURS[0]}"
+	st=$(chroot "$R" dpkg-query -W -f='${Version} ${Status}' uncore-pmu-dkms)
+	[ "$st" = "$VER install ok installed" ] || fail "after the upgrade: uncore-pmu-dkms $st"
+	[ ! -e "$R$OLDCONF" ] || fail "the upgrade left $OLDCONF (changed: $changed)"
+	cmp "$REPO/packaging/modprobe.d/uncore-pmu.conf" "$R$MODPROBE" ||
+		fail "after the upgrade $MODPROBE is not the tree's"
+	if [ $changed = yes ]; then
+		grep -q '^# changed here' "$R$OLDCONF.dpkg-bak" ||
+			fail "the changed $OLDCONF is not kept as $OLDCONF.dpkg-bak"
+	else
+		[ ! -e "$R$OLDCONF.dpkg-bak" ] || fail "the unchanged $OLDCONF kept as .dpkg-bak"
+	fi
+	run in_root dpkg -r uncore-pmu-dkms
+	left=$(cd "$R" && ls -d etc/modprobe.d/uncore-pmu.conf lib/modprobe.d/uncore-pmu.conf \
+		usr/lib/modprobe.d/uncore-pmu.conf 2>/dev/null || true)
+	[ -z "$left" ] || fail "dpkg -r left $left"
+	run in_root dpkg --purge uncore-pmu-dkms
+	same_as "$TMP/before5"
+done
+echo "the upgrade to $VER removed $OLDCONF (a changed one kept as .dpkg-bak);" \
+	"dpkg -r left no modprobe.d file of ours; the purges left nothing"

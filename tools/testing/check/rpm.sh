@@ -133,14 +133,17 @@ rpm_list()
 # tree: "PACKAGE MODE FLAGS PATH"
 expected_list()
 {
-	local d=$TMP/stage prefix=/usr unitdir rulesdir textdir
+	local d=$TMP/stage prefix=/usr unitdir rulesdir textdir mpdir
 
 	unitdir=$(rpm_eval '%{_unitdir}')
 	[ -n "$unitdir" ] && [ "$unitdir" != '%{_unitdir}' ] || fail "rpm: no %_unitdir"
 	rulesdir=$(rpm_eval '%{_udevrulesdir}')
 	[ -n "$rulesdir" ] && [ "$rulesdir" != '%{_udevrulesdir}' ] || fail "rpm: no %_udevrulesdir"
+	mpdir=$(rpm_eval '%{_modprobedir}')
+	[ -n "$mpdir" ] && [ "$mpdir" != '%{_modprobedir}' ] || fail "rpm: no %_modprobedir"
 	rm -rf "$d"
-	make -s -C "$REPO" dkms-src install-conf DESTDIR="$d/dkms" >"$TMP/stage.log" 2>&1 &&
+	make -s -C "$REPO" dkms-src install-conf DESTDIR="$d/dkms" MODPROBE_D="$mpdir" \
+		>"$TMP/stage.log" 2>&1 &&
 	make -s -C "$REPO" install-tools install-exporter DESTDIR="$d/tools" PREFIX=$prefix \
 		SYSTEMD_UNITDIR="$unitdir" UDEV_RULESDIR="$rulesdir" >>"$TMP/stage.log" 2>&1 ||
 		{ cat "$TMP/stage.log"; fail "make (the install targets) into $d"; }
