@@ -13,7 +13,15 @@
 #  4. docs_events.py finds a perf event string in the documentation or
 #     README.md that our drivers would not accept, or an event or format
 #     table that differs from a driver's;
-#  5. a page under Documentation/ does not start with the SPDX line.
+#  5. a page under Documentation/ does not start with the SPDX line;
+#  6. README.md is over 200 lines or has no `make check` in its first 24,
+#     or a line of README.md, HACKING.md or tools/testing/README.md is
+#     over 100 characters, or over 300 for a table row (one starting
+#     with '|');
+#  7. a file of the tree points outside it (the design documents the
+#     project was started from: ../shared/, spec/*.md, a hw/*.md that is
+#     not Documentation/hw/'s), or names a Documentation/hw/ or contract
+#     file that does not exist.
 # The two kernel sources come from deps.sh; the pieces used are extracted
 # once under $UNCORE_CACHE/docs. Output: the problems found, one a line.
 set -u
@@ -151,6 +159,66 @@ check_spdx_rst()
 	done
 }
 
+# The developer documents stay readable in a terminal and in a diff:
+# README short, with the two commands near its top; prose lines wrapped;
+# table rows, which cannot wrap, kept short.
+check_lengths()
+{
+	local out=$TMP/lengths.out
+
+	(cd "$REPO" && awk '
+		FILENAME == "README.md" {
+			readme = FNR
+			if (FNR <= 24 && /make check([^-A-Za-z0-9_]|$)/)
+				cmd = 1
+		}
+		/^\|/ && length > 300 {
+			print FILENAME ":" FNR ": table row of " length \
+			      " characters (at most 300)"
+		}
+		!/^\|/ && length > 100 {
+			print FILENAME ":" FNR ": line of " length \
+			      " characters (at most 100, or 300 for a table row)"
+		}
+		END {
+			if (readme > 200)
+				print "README.md:" readme ": " readme \
+				      " lines (at most 200)"
+			if (!cmd)
+				print "README.md:24: no `make check` in the first 24 lines"
+		}' README.md HACKING.md tools/testing/README.md) >"$out" 2>&1
+	if [ -s "$out" ]; then
+		fail "document lengths:"
+		sed 's/^/  /' "$out"
+	fi
+}
+
+# Everything a newcomer is sent to is in the tree: the hardware notes in
+# Documentation/hw/, the simulator's and the harness's contracts beside
+# their code.
+check_self_contained()
+{
+	local out=$TMP/outside.out f
+	local away='\.\./shared/|(^|[^A-Za-z0-9_./-])'
+	away+='(spec/[a-z-]+|hw/(nvidia|marvell)[a-z0-9-]*)\.md'
+	local ours='Documentation/hw/[a-z0-9-]+\.md|sim/contract\.md|vm/harness\.md'
+
+	(cd "$REPO" && git ls-files -co --exclude-standard |
+		grep -v -e '^tools/testing/check/docs\.sh$' |
+		xargs -d '\n' grep -n -I -E "$away" 2>/dev/null) >"$out"
+	for f in $(cd "$REPO" && git ls-files -co --exclude-standard |
+			xargs -d '\n' grep -h -o -I -E "$ours" 2>/dev/null | sort -u); do
+		case $f in
+		sim/*|vm/*) f=tools/testing/$f ;;
+		esac
+		[ -f "$REPO/$f" ] || echo "$f: named in the tree, not in it" >>"$out"
+	done
+	if [ -s "$out" ]; then
+		fail "pointers outside the tree:"
+		sed 's/^/  /' "$out"
+	fi
+}
+
 check_events()
 {
 	local docs out=$TMP/events.out
@@ -175,6 +243,8 @@ SPHINX_VERSION=$(sphinx-build --version | sed -n 's/^sphinx-build \([0-9.]*\).*/
 [ -n "$SPHINX_VERSION" ] || { echo "sphinx-build missing (run deps.sh)"; exit 1; }
 
 check_spdx_rst
+check_lengths
+check_self_contained
 check_sphinx
 check_kerneldoc
 check_events

@@ -237,7 +237,7 @@ struct sim_dev {
  * @inject:     deliver one parsed inject line; under sdev->lock. NULL if the
  *              kind has no model yet (inject and rate fail with
  *              -EOPNOTSUPP). A model that delivers in chunks
- *              (spec/simulator.md 3.1) delivers what may go at once,
+ *              (tools/testing/sim/contract.md 3.1) delivers what may go at once,
  *              subtracts it from @inj->value and returns how many
  *              milliseconds at most to wait for @settled before it is
  *              called again with the rest; the caller drops the lock

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Model of the NVIDIA Tegra410 C2C PMUs, NVLink-C2C, NV-CLink and NV-DLink
- * (hw/nvidia-t410-cmem-c2c.md section 7.2): one model for the three, which
+ * (Documentation/hw/nvidia-t410-cmem-c2c.md section 7.2): one model for the three, which
  * differ only in their number of instance windows (14, 12, 16), followed by
  * the broadcast window. Registers are 32 bits wide and only 32-bit accesses
  * exist; each 64-bit counter is a lo/hi pair. C2C_CTRL = 1 counts, 0 stops

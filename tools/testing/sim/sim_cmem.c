@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Model of the NVIDIA Tegra410 CMEM latency PMU (hw/nvidia-t410-cmem-c2c.md
+ * Model of the NVIDIA Tegra410 CMEM latency PMU (Documentation/hw/nvidia-t410-cmem-c2c.md
  * section 7.1): 14 instance windows and a broadcast window, 64-bit
  * registers only. Each instance has a cycle counter and, per memory
  * controller, a read-request and an outstanding-reads counter, all wired to

@@ -8,7 +8,7 @@
  * real drivers, probed from the matching firmware (the SSDT gen.sh builds
  * from the same description), program the model instead of MMIO. Traffic is
  * injected through debugfs: /sys/kernel/debug/uncore_sim/, as
- * spec/simulator.md section 3 specifies.
+ * tools/testing/sim/contract.md section 3 specifies.
  */
 
 #define pr_fmt(fmt) "uncore_sim: " fmt

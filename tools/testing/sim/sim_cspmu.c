@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Model of the NVIDIA PMUs that follow the Arm CoreSight PMU architecture
- * (hw/nvidia-t410-cspmu.md sections 3 and 8): Tegra410 UCF, PCIE and
+ * (Documentation/hw/nvidia-t410-cspmu.md sections 3 and 8): Tegra410 UCF, PCIE and
  * PCIE-TGT, Grace (Tegra241) SCF, PCIE, NVLink-C2C0/1 and CNVLink, and a
  * product no driver knows; one model with per-kind identity, events and
  * filters.
@@ -22,7 +22,7 @@
  * and set PMOVS; the overflow interrupt (sim_irq.c) is pending while any
  * PMOVS bit has its PMINTEN bit set. An injection that could wrap a counter
  * more than once is delivered in chunks below half its range, waiting for
- * the driver between them (spec/simulator.md 3.1).
+ * the driver between them (tools/testing/sim/contract.md 3.1).
  */
 
 #define pr_fmt(fmt) "uncore_sim: " fmt
@@ -93,7 +93,7 @@ MODULE_PARM_DESC(cspmu_cycle, "CSPMUs have a cycle counter (default 1)");
 #define PCIE_BDF_SHIFT		8
 #define TGT_SLOT_SEL_SHIFT	8
 
-/* Longest wait for the driver between chunks (spec/simulator.md 3.1). */
+/* Longest wait for the driver between chunks (tools/testing/sim/contract.md 3.1). */
 #define CSPMU_WAIT_IRQ_MS	1000
 #define CSPMU_WAIT_READ_MS	5000
 
@@ -142,7 +142,7 @@ static const struct sim_signal tgt_signals[] = {
 	{ "cycles", 0x4 },
 };
 
-/* Grace (Tegra241): SCF (hw/nvidia-t410-cspmu.md 5.4, Grace reference). */
+/* Grace (Tegra241): SCF (Documentation/hw/nvidia-t410-cspmu.md 5.4, Grace reference). */
 static const struct sim_signal scf_signals[] = {
 	{ "bus_cycles", 0x1d },
 	{ "scf_cache_allocate", 0xf0 },

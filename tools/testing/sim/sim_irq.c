@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Overflow interrupts of the simulated devices (spec/simulator.md section 2,
+ * Overflow interrupts of the simulated devices (tools/testing/sim/contract.md section 2,
  * "Overflow interrupts"): an IRQ domain of the simulator's own with one
  * level-triggered interrupt per device whose kind has one and whose
  * firmware names none. The helper layer gets the Linux IRQ through the

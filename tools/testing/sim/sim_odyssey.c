@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Models of the Marvell Odyssey DDR (DSS) PMU and LLC-TAD PMU
- * (hw/marvell-odyssey-ddr-tad.md section 4), 64-bit registers.
+ * (Documentation/hw/marvell-odyssey-ddr-tad.md section 4), 64-bit registers.
  *
  * DDR: eight programmable counters, each counting the events its CFG
  * bitmap selects once CFG bit 63 is set, OP_MODE is 1 (manual) and START

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Model of the Marvell Odyssey PEM PMU (hw/marvell-pem.md section 10):
+ * Model of the Marvell Odyssey PEM PMU (Documentation/hw/marvell-pem.md section 10):
  * 27 free-running 64-bit counters in one window, each wired to one event
  * signal. Nothing enables them, so they always count; every read of a
  * counter is therefore a read "while running". Writes load the written

@@ -54,7 +54,7 @@ ccfilt nvidia_pcie_tgt_pmu_1_rc_2 cycles 0x0
 
 # ---- PCIE: a stopped counter keeps no BDF filter ----
 # The RC has one BDF filter for all counters: when a BDF-filtered event
-# stops, its counter's PMEVFILTR is cleared (hw/nvidia-t410-cspmu.md 5.5:
+# stops, its counter's PMEVFILTR is cleared (Documentation/hw/nvidia-t410-cspmu.md 5.5:
 # reset_ev_filter writes 0). The group's member inherits the leader's BDF.
 PB=nvidia_pcie_pmu_0_rc_4
 out=$(perf stat -a -x';' -e "{$PB/rd_req,src_bdf=0x180,src_bdf_en=1/,$PB/wr_req/}" -- sh -c "

@@ -126,7 +126,7 @@ good() { check_cmd "inject $(basename "$1"): $2" sh -c "echo '$2' > $1/inject"; 
 bad() { check_fail "inject $(basename "$1") refuses: $2" sh -c "echo '$2' > $1/inject"; }
 reg() { awk -v k="$2" '$1 == k { print $2 }' "$1/regs"; }
 
-# ---- the detailed checks of the grace firmware (spec/simulator.md 2.1) ----
+# ---- the detailed checks of the grace firmware (tools/testing/sim/contract.md 2.1) ----
 if [ "$VAR" = grace ]; then
 	n=$(awk '$2 ~ /^(scf|grace_pcie|nvlink_c2c[01]|cnvlink|nvidia_generic)$/' "$DEVS" | wc -l)
 	check_eq "grace: 11 devices, all of the Grace kinds" "11 11" "$n $(wc -l < "$DEVS")"

@@ -164,7 +164,7 @@ guide_run() {
 		esac
 		# A PCIE group member without a requester filter of its own
 		# takes its leader's when that one filters by BDF
-		# (hw/nvidia-t410-cspmu.md, PMEVFILTR): its traffic is the
+		# (Documentation/hw/nvidia-t410-cspmu.md, PMEVFILTR): its traffic is the
 		# leader's requester's.
 		_tf=$_f
 		if [ "$_g" != 0 ] && [ "$_g" = "$_gp" ]; then

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # release: the Tegra241 guide's examples, each event string verbatim, with each release's perf
 #
-# Firmware grace: two Grace (Tegra241) sockets (spec/simulator.md 2.1).
+# Firmware grace: two Grace (Tegra241) sockets (tools/testing/sim/contract.md 2.1).
 # The PMUs mainline's nvidia_cspmu registers for this firmware, with its
 # names, format/ strings and identifiers; every event of each PMU counts
 # exactly the traffic injected under its name; each filter bit selects

@@ -3,7 +3,7 @@
 # release: the DDR and LLC-TAD ABI and refused input, under each release's perf
 #
 # Marvell Odyssey DDR and LLC-TAD PMUs: the sysfs ABI byte for byte as
-# mainline's drivers show it (hw/marvell-odyssey-ddr-tad.md 2.1, 2.2, 3.1,
+# mainline's drivers show it (Documentation/hw/marvell-odyssey-ddr-tad.md 2.1, 2.2, 3.1,
 # 3.2), and refused input with the exact errno (design.md 3.3), including
 # what mainline gets wrong: ids missing from events/ open there, and a TAD
 # event opened enabled or inside a group is refused there.
