@@ -109,7 +109,13 @@ trap 'setup_failed vm' EXIT
 # The firmware's boot settings (lib/fwconf.sh; none for the default)
 fwdir=$HERE/tests/firmware/$firmware
 fw_arch=$(fw_conf "$fwdir" arch) && fw_append=$(fw_conf "$fwdir" append) &&
-	fw_apmt_backend=$(fw_conf "$fwdir" apmt_backend) || exit 2
+	fw_apmt_backend=$(fw_conf "$fwdir" apmt_backend) &&
+	fw_kernel=$(fw_conf "$fwdir" kernel) || exit 2
+if [ "$fw_kernel" = 64k ] && { [ -z "$ktree" ] || [ "$arch" != arm64 ]; }; then
+	echo "vm-test.sh: firmware $firmware boots on the arm64 tree of vm/kernel-64k.sh" \
+	     "only (make check-64k)" >&2
+	exit 2
+fi
 
 "$HERE/check/deps.sh" >&2
 case $tscale in
@@ -255,6 +261,30 @@ if [ "$arch" = arm64 ] || [ "$fw_apmt_backend" = yes ]; then
 		append="uncore_sim.apmt=uncore-sim/${t##*/}"
 	done
 	files=(--extra-files "$BUILD/files")
+fi
+# kernel=64k (make check-64k): the kernel's own copies of our drivers, as
+# modules, Debian 12's kmod (modprobe, depmod) and our modprobe.d file,
+# for a test that installs the modules and loads them by alias as udev
+# does (tests/firmware/coexist/)
+if [ "$fw_kernel" = 64k ]; then
+	km=$("$HERE/check/arm64.sh" kmod) || exit 1
+	f=$BUILD/files
+	mkdir -p "$f/lib/modules-kernel" "$f/usr/local/sbin" "$f/lib/aarch64-linux-gnu" \
+		"$f/usr/share/uncore-test"
+	find "$kdir/drivers/perf" -name '*.ko' -exec cp {} "$f/lib/modules-kernel/" \;
+	for m in arm_cspmu_module nvidia_cspmu marvell_cn10k_ddr_pmu marvell_cn10k_tad_pmu; do
+		[ -f "$f/lib/modules-kernel/$m.ko" ] ||
+			{ echo "vm-test.sh: $kdir built no $m.ko" >&2; exit 1; }
+	done
+	cp "$km/bin/kmod" "$f/usr/local/sbin/"
+	for l in modprobe depmod modinfo; do
+		ln -sf kmod "$f/usr/local/sbin/$l"
+	done
+	cp -a "$km"/lib/aarch64-linux-gnu/liblzma.so.5* \
+		"$km"/usr/lib/aarch64-linux-gnu/libzstd.so.1* \
+		"$km"/usr/lib/aarch64-linux-gnu/libcrypto.so.3 "$f/lib/aarch64-linux-gnu/"
+	cp "$REPO/packaging/modprobe.d/uncore-pmu.conf" "$f/usr/share/uncore-test/"
+	"$REPO/scripts/manifest.sh" modules >"$f/usr/share/uncore-test/modules"
 fi
 
 # Guest tests: the scripts, their library and its static helpers.
@@ -470,7 +500,9 @@ fi
 # The load order: modules.manifest's, the simulator (the hardware) after
 # the helper layer it uses and before the drivers.
 order="$("$REPO/scripts/manifest.sh" modules layer | tr '\n' ' ')uncore_sim"
-order="$order $("$REPO/scripts/manifest.sh" modules drivers | tr '\n' ' ')"
+# kernel=64k: the drivers are the test's to load, by alias
+[ "$fw_kernel" = 64k ] ||
+	order="$order $("$REPO/scripts/manifest.sh" modules drivers | tr '\n' ' ')"
 order=${order% }
 # The arm64 guest is slower: each perf run costs more under TCG, and perf's
 # all-PMU test (when it runs there) also walks the CPU PMU's events. The limits catch a

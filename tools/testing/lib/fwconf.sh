@@ -11,6 +11,11 @@
 #   kernel=SERIES      or on that series of check/kernels.conf (7.3-rt:
 #                      Debian's PREEMPT_RT kernel, 6.12-16k: its arm64
 #                      kernel with 16 KiB pages)
+#   kernel=64k         not in make check: make check-64k boots it on
+#                      vm/kernel-64k.sh's tree (--kernel-tree), whose
+#                      own copies of our drivers the guest gets as
+#                      modules, with kmod, our modprobe.d file and only
+#                      the helper layer and the simulator loaded
 #   append=ARGS        more on the guest's kernel command line
 #   apmt_backend=yes   the simulator hands the APMT to the helper layer
 #                      (uncore_sim.apmt=) on x86 too, as on arm64
@@ -29,7 +34,7 @@ fw_conf()
 		key = substr($0, 1, index($0, "=") - 1)
 		val = substr($0, index($0, "=") + 1)
 		if (key == "arch" && val !~ /^(x86_64|arm64)$/ ||
-		    key == "kernel" && val !~ /^(newest|[0-9]+\.[0-9]+(-rt|-16k)?)$/ ||
+		    key == "kernel" && val !~ /^(newest|64k|[0-9]+\.[0-9]+(-rt|-16k)?)$/ ||
 		    key == "apmt_backend" && val != "yes" ||
 		    key !~ /^(arch|kernel|append|apmt_backend)$/) {
 			printf "%s:%d: unknown setting: %s\n", f, NR, $0 > "/dev/stderr"
