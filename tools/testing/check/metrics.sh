@@ -453,6 +453,26 @@ mx_table_vs_csv()
 	fi
 }
 
+# mx_units: the units of the rates per second the tool computes (the unit
+# argument of its ratio() calls, bandwidth aside), and those of them that,
+# with a prefix k, M or G of the table, spell an allocator (kalloc, malloc,
+# kfree, mmap): none. The LLC-TAD allocations were "alloc/s", which the
+# table printed "Malloc/s"; a unit added here is read with its prefixes.
+mx_units()
+{
+	local u x p e=
+
+	u=$(sed -n 's/.*ratio(p, "[a-z_]*", "\([^" ]*\/s\)".*/\1/p' "$MX_TOOL" |
+		LC_ALL=C sort -u | grep -vx 'GB/s' | tr '\n' ' ' | sed 's/ $//')
+	for x in $u; do
+		for p in k M G; do
+			echo "$p$x" | grep -qiE '^[kmg](alloc|free|map)/' && e="$e $p$x"
+		done
+	done
+	mx_eq "rates per second: their units, none read as an allocator with a prefix" \
+		"TLP/s data/s hit/s line/s lookup/s req/s|" "$u|${e# }"
+}
+
 # mx_run SHELL ARGS...: the tool under SHELL; stdout in $W/out, stderr in
 # $W/err (or $MX_RUN_OUT, $MX_RUN_ERR if set), status in $ST. With
 # MX_RUN_TIMEOUT=SEC, the tool and its children are killed after SEC s.
@@ -812,6 +832,9 @@ metrics_cases()
 		"$(awk '/^# / { n++ } n == 1 && /^(ddr_|total)/ { printf "%s%s", s, $1; s = " " }
 			n == 1 && /^tad / && t == "" { t = $2 " " $3 " " $4 " " $5 }
 			END { print "|" t }' "$W/out")"
+	mx_eq "$s: Odyssey: TAD's units: millions of lookups, hits and lines allocated a second" \
+		"% Mlookup/s Mhit/s Mline/s" \
+		"$(awk '/^tad / { getline; $1 = $1; print; exit }' "$W/out")"
 	mx_run "$s" --input "$MX_FIX/perf-odyssey.csv" --columns rate
 	mx_eq "$s: Odyssey: --columns rate leaves out the hit ratio" "lookup hit alloc" \
 		"$(awk '/^tad / { print $2, $3, $4; exit }' "$W/out")"
@@ -1292,6 +1315,7 @@ metrics_main()
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0_rc_2" "$W/t410pcie/"
 	cp -r "$W/sysfs/nvidia_pcie_pmu_0" "$W/gracepcie/"
 	metrics_fake_perf "$W/bin/perf"
+	mx_units
 	command -v tmux >/dev/null ||
 		mx_not_ok "tmux not installed: the live view is not tested (deps.sh installs it)"
 	bb=$(command -v busybox || echo /bin/busybox)
