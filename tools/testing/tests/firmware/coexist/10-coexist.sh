@@ -13,7 +13,8 @@
 #      modprobe -b, as udev's coldplug does (a stand-in for udev: this
 #      guest has none). Each device of ours must be bound to our driver,
 #      the CoreSight PMU of another implementer to the kernel's
-#      arm_cspmu, and each of them counts exactly;
+#      arm_cspmu, and each of them counts exactly (the CMEM latency PMU:
+#      bound, not counted here);
 #   2. our package goes (its modules, the modprobe.d file; the helper
 #      layer stays, as the simulator needs it), every driver is unloaded
 #      as a reboot would, and the coldplug runs again: the kernel's own
@@ -27,6 +28,7 @@ CONF=/lib/modprobe.d/uncore-pmu.conf
 UCF=nvidia_ucf_pmu_0
 ARM=arm_cspmu_mc_119
 DDR=mrvl_ddr_pmu_70200000
+PEM=mrvl_pcie_rc_pmu_70100000
 PD=/sys/bus/platform/devices
 
 # the devices: platform device, what binds it with ours installed (our
@@ -111,6 +113,10 @@ check_eq "installed: the kernel's $ARM counts event 0x3 exactly" $((c + 1)) \
 	"$(count $ARM/event=0x3/ page0:0x0 $((c + 1)))"
 check_eq "installed: our $DDR counts DDR reads exactly" 123457 \
 	"$(count $DDR/ddr_ddr_reads/ regs:0x20258 123457)"
+check_eq "installed: our $PEM counts inbound non-posted TLPs exactly" 4567 \
+	"$(count $PEM/ib_tlp_npr/ regs:0x0 4567)"
+check_eq "installed: our tad counts allocations exactly (TAD 0, counter 0)" 891 \
+	"$(count tad/tad_alloc_any/ regs:0x800 891)"
 
 # ---- 2. removed ----
 
@@ -141,6 +147,10 @@ check_eq "removed: the kernel's $ARM counts event 0x3 exactly" $((c + 3)) \
 echo 'regs:0x20258 =0' > "$UNCORE_SIM/$DDR/mem"
 check_eq "removed: the kernel's $DDR counts DDR reads exactly" 123458 \
 	"$(count $DDR/ddr_ddr_reads/ regs:0x20258 123458)"
+check_eq "removed: the kernel's $PEM counts inbound non-posted TLPs exactly" 4568 \
+	"$(count $PEM/ib_tlp_npr/ regs:0x0 4568)"
+check_eq "removed: the kernel's tad counts allocations exactly (TAD 0, counter 0)" 892 \
+	"$(count tad/tad_alloc_any/ regs:0x800 892)"
 
 # the next test finds the guest as the harness left it: the kernel's
 # drivers go, the modules tree too
