@@ -14,20 +14,19 @@
 
 enum {
 	M_CYCLES, M_CACHE_BYTES, M_CACHE_REQ, M_CACHE_LOOKUPS, M_CACHE_HITS,
-	M_CACHE_ALLOC, M_MEM_BYTES, M_MEM_REQ, M_MEM_DATA, M_MEM_OUTS,
-	M_CMEM_REQ, M_CMEM_OUTS, M_PCIE_BYTES, M_PCIE_TLPS, M_PCIE_REQ,
-	M_PCIE_OUTS, M_TGT_BYTES, M_TGT_REQ, M_LINK_BYTES, M_LINK_REQ,
-	M_LINK_OUTS,
+	M_CACHE_ALLOC, M_MEM_BYTES, M_MEM_REQ, M_MEM_OUTS, M_CMEM_REQ,
+	M_CMEM_OUTS, M_PCIE_BYTES, M_PCIE_TLPS, M_PCIE_REQ, M_PCIE_OUTS,
+	M_TGT_BYTES, M_TGT_REQ, M_LINK_BYTES, M_LINK_REQ, M_LINK_OUTS,
 };
 
 /* the metrics, in the order of the file */
 const char *const uxp_metrics[] = {
 	"cycles", "cache_bytes", "cache_requests", "cache_lookups",
 	"cache_hits", "cache_allocations", "memory_bytes", "memory_requests",
-	"memory_data", "memory_outstanding", "cpu_memory_requests",
-	"cpu_memory_outstanding", "pcie_bytes", "pcie_tlps", "pcie_requests",
-	"pcie_outstanding", "pcie_target_bytes", "pcie_target_requests",
-	"link_bytes", "link_requests", "link_outstanding",
+	"memory_outstanding", "cpu_memory_requests", "cpu_memory_outstanding",
+	"pcie_bytes", "pcie_tlps", "pcie_requests", "pcie_outstanding",
+	"pcie_target_bytes", "pcie_target_requests", "link_bytes",
+	"link_requests", "link_outstanding",
 };
 
 const unsigned int uxp_nr_metrics = ARRAY_SIZE(uxp_metrics);
@@ -63,7 +62,6 @@ static const char *const c2c_ev[] = {
 	"out_wr_cum_outs", NULL,
 };
 
-/* the read data counts feed no recording rule: last */
 static const char *const scf_ev[] = {
 	"cmem_wr_total_bytes", "remote_socket_wr_total_bytes", "cmem_rd_access",
 	"cmem_rd_outstanding", "remote_socket_rd_access",
@@ -159,8 +157,9 @@ static const struct uxp_series series[] = {
 	{ "scf", "remote_socket_rd_access", M_MEM_REQ, RD REM, 1 },
 	{ "scf", "cmem_rd_outstanding", M_MEM_OUTS, RD LOC, 1 },
 	{ "scf", "remote_socket_rd_outstanding", M_MEM_OUTS, RD REM, 1 },
-	{ "scf", "cmem_rd_data", M_MEM_DATA, RD LOC, 1 },
-	{ "scf", "remote_socket_rd_data", M_MEM_DATA, RD REM, 1 },
+	/* a read data count is 32 bytes (tools/uncore-metrics/README.md) */
+	{ "scf", "cmem_rd_data", M_MEM_BYTES, RD LOC, 32 },
+	{ "scf", "remote_socket_rd_data", M_MEM_BYTES, RD REM, 32 },
 	{ "scf", "cmem_wr_total_bytes", M_MEM_BYTES, WR LOC, 1 },
 	{ "scf", "remote_socket_wr_total_bytes", M_MEM_BYTES, WR REM, 1 },
 	{ "ddr", "ddr_ddr_reads", M_MEM_REQ, RD, 1 },
@@ -306,10 +305,11 @@ const char *uxp_metric_help(unsigned int metric)
 
 	if (metric == M_CYCLES)
 		return "PMU clock cycles; rate() is the clock frequency in Hz.";
+	if (metric == M_MEM_BYTES)
+		return "Bytes transferred, as the PMU counts them; "
+		       "a Grace SCF read data count is 32 bytes.";
 	if (n > 6 && !strcmp(m + n - 6, "_bytes"))
 		return "Bytes transferred, as the PMU counts them.";
-	if (metric == M_MEM_DATA)
-		return "Read data counts of a size in bytes no public source states (Grace SCF).";
 	if (n > 9 && !strcmp(m + n - 9, "_requests"))
 		return "Requests; rate() is requests per second.";
 	if (n > 12 && !strcmp(m + n - 12, "_outstanding"))

@@ -58,6 +58,8 @@ for r in rows:
 def kinds(r):
     """the kinds of column of a CSV figure, as README gives them"""
     u = r['unit']
+    if r['metric'].endswith('_read_data_per_sec'):
+        return []   # Grace SCF read data counts: with "all" only
     if u == 'GB/s':
         return ['bw']
     if u.endswith('/s'):

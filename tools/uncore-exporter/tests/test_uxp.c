@@ -115,6 +115,21 @@ static void test_event(void)
 #define TGT_LABELS \
 	"pmu=\"nvidia_pcie_tgt_pmu_1_rc_2\",family=\"pcie-tgt\",socket=\"1\",rc=\"2\""
 
+/* EVENT of the SCF feeds memory_bytes as reads from DEST, 32 a count */
+static int scf_read_bytes(const struct uxp_family *f, const char *event,
+			  const char *dest)
+{
+	const struct uxp_series *s = uxp_series_of(f, event);
+	char name[96], labels[96];
+
+	if (!s)
+		return 0;
+	uxp_metric_name(s->metric, name, sizeof(name));
+	snprintf(labels, sizeof(labels), ",direction=\"read\",destination=\"%s\"", dest);
+	return !strcmp(name, "uncore_pmu_memory_bytes_total") &&
+	       !strcmp(s->labels, labels) && s->mul == 32;
+}
+
 static void test_vocab(void)
 {
 	char buf[256];
@@ -143,12 +158,16 @@ static void test_vocab(void)
 	      "rc_2 before rc_10");
 	check(uxp_natcmp("mrvl_pcie_rc_pmu_87e000000", "mrvl_pcie_rc_pmu_1000000000") < 0,
 	      "PEM addresses by value");
-	uxp_metric_name(9, buf, sizeof(buf));
+	uxp_metric_name(8, buf, sizeof(buf));
 	check(!strcmp(buf, "uncore_pmu_memory_outstanding_request_cycles_total"),
 	      "an outstanding metric's name");
 	f = uxp_family_named("pem");
 	check(uxp_series_of(f, "ib_tlp_dwords_pr") &&
 	      uxp_series_of(f, "ib_tlp_dwords_pr")->mul == 4, "a PEM DWORD is 4 bytes");
+	f = uxp_family_named("scf");
+	check(scf_read_bytes(f, "cmem_rd_data", "local") &&
+	      scf_read_bytes(f, "remote_socket_rd_data", "remote"),
+	      "a Grace SCF read data count is 32 bytes read, local and remote");
 	check(uxp_family_named("nvlink-c2c") == uxp_family_named("c2c"),
 	      "nvlink-c2c names c2c");
 }

@@ -30,6 +30,8 @@ start_rates() {
 			'event=mem_bytes_wr value=40000000' 'event=cycles value=100000000'
 		rate nvidia_scf_pmu_$s $p 'event=cmem_wr_total_bytes value=30000000' \
 			'event=remote_socket_wr_total_bytes value=10000000' \
+			'event=cmem_rd_data value=2000000' \
+			'event=remote_socket_rd_data value=500000' \
 			'event=cmem_rd_access value=100000' \
 			'event=cmem_rd_outstanding value=20000000' \
 			'event=remote_socket_rd_access value=10000' \
@@ -78,13 +80,16 @@ start_rates() {
 # KEY (the pmu label, or s<socket>, or "all" for a machine), direction,
 # flow, destination, the expected value. A series not listed must be 0
 # (NaN too for a latency: no requests); every listed one must be there.
+# Memory per socket is the UCF's and the SCF's: socket 0 reads 2e9 (UCF)
+# and 8e8 (SCF, 2.5e6 read data counts of 32 bytes 10 times a second),
+# writes 4e8 and 4e8.
 expected_rules() {
 	cat <<'EOF'
-socket:uncore_pmu_memory_bytes:rate5m s0 read - - 2e9
+socket:uncore_pmu_memory_bytes:rate5m s0 read - - 2.8e9
 socket:uncore_pmu_memory_bytes:rate5m s0 write - - 8e8
-socket:uncore_pmu_memory_bytes:rate5m s1 read - - 4e9
+socket:uncore_pmu_memory_bytes:rate5m s1 read - - 5.6e9
 socket:uncore_pmu_memory_bytes:rate5m s1 write - - 1.6e9
-instance:uncore_pmu_memory_bytes:rate5m all read - - 6e9
+instance:uncore_pmu_memory_bytes:rate5m all read - - 8.4e9
 instance:uncore_pmu_memory_bytes:rate5m all write - - 2.4e9
 socket:uncore_pmu_cache_bytes:rate5m s0 read - - 1e9
 socket:uncore_pmu_cache_bytes:rate5m s0 write - - 5e8

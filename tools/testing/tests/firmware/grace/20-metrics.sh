@@ -49,7 +49,7 @@ check_eq "-f scf,ucf: no Tegra410 UCF on Grace" "uncore-metrics: no ucf PMU (nvi
 in /sys/bus/event_source/devices; is the nvidia_t410_ucf_pmu module loaded?" \
 	"$(cat /tmp/gmetrics.err)"
 
-# ---- SCF: write bandwidth, read data rate, read latency, frequency ----
+# ---- SCF: write and read bandwidth, read data rate, read latency, frequency ----
 S=nvidia_scf_pmu_0
 measure "printf '%s\n' 'event=cmem_wr_total_bytes value=6400000' \
 	'event=remote_socket_wr_total_bytes value=128000' 'event=cmem_rd_data value=300000' \
@@ -62,7 +62,11 @@ exact "SCF local write bandwidth = cmem_wr_total_bytes / ns" "6400000 * 1 / $NS"
 	$S local_write_bw_gbps
 exact "SCF remote write bandwidth = remote_socket_wr_total_bytes / ns" "128000 * 1 / $NS" \
 	$S remote_write_bw_gbps
-exact "SCF local read data rate = cmem_rd_data per second (no bytes)" "300000 * 1e9 / $NS" \
+exact "SCF local read bandwidth = cmem_rd_data x 32 / ns" "300000 * 32 / $NS" \
+	$S local_read_bw_gbps
+exact "SCF remote read bandwidth = remote_socket_rd_data x 32 / ns" "7000 * 32 / $NS" \
+	$S remote_read_bw_gbps
+exact "SCF local read data rate = cmem_rd_data per second" "300000 * 1e9 / $NS" \
 	$S local_read_data_per_sec
 exact "SCF remote read data rate = remote_socket_rd_data per second" "7000 * 1e9 / $NS" \
 	$S remote_read_data_per_sec
@@ -74,9 +78,10 @@ check_eq "SCF remote read latency = remote_socket_rd_outstanding / _access" 650 
 	"$(fig $S remote_read_lat_cycles)"
 exact "SCF remote read latency in ns" "26000 * $NS / (40 * 3000000)" $S remote_read_lat_ns
 exact "SCF frequency = cycles / ns" "3000000 * 1 / $NS" $S freq_ghz
-check_eq "SCF: its 9 figures, no read bandwidth in GB/s" "local_write_bw_gbps\
+check_eq "SCF: its 11 figures, the read bandwidths last" "local_write_bw_gbps\
  remote_write_bw_gbps local_read_data_per_sec remote_read_data_per_sec local_read_lat_cycles\
- local_read_lat_ns remote_read_lat_cycles remote_read_lat_ns freq_ghz" "$(figures $S)"
+ local_read_lat_ns remote_read_lat_cycles remote_read_lat_ns freq_ghz local_read_bw_gbps\
+ remote_read_bw_gbps" "$(figures $S)"
 check_eq "SCF: --socket 0 leaves out socket 1" 0 "$(grep -c nvidia_scf_pmu_1 $OUT)"
 
 # ---- Grace PCIE: bandwidth and latency, local and remote, all root ports ----
@@ -172,10 +177,10 @@ exporter_run "printf '%s\n' 'event=cmem_rd_data value=5000' 'event=cmem_rd_acces
 check_eq "the exporter daemon: SIGTERM, exit 0, nothing on stderr" "0" "$?$(cat $EXPORTER_FILE.err)"
 L='pmu="nvidia_scf_pmu_1",family="scf",socket="1",direction="read",destination="local"'
 W='pmu="nvidia_scf_pmu_1",family="scf",socket="1",direction="write",destination="local"'
-check_eq "the exporter daemon's file: SCF reads, requests, outstanding; writes in bytes" \
+check_eq "the exporter daemon's file: SCF reads and writes in bytes, requests, outstanding" \
 	"uncore_pmu_memory_bytes_total{$W} 500000123
+uncore_pmu_memory_bytes_total{$L} 160000
 uncore_pmu_memory_requests_total{$L} 10
-uncore_pmu_memory_data_total{$L} 5000
 uncore_pmu_memory_outstanding_request_cycles_total{$L} 1230" \
 	"$(grep 'destination="local"' $EXPORTER_FILE)"
 
