@@ -62,11 +62,12 @@ static const char *const c2c_ev[] = {
 	"out_wr_cum_outs", NULL,
 };
 
+/* the bytes first, as on the other Grace PMUs: memory bandwidth */
 static const char *const scf_ev[] = {
-	"cmem_wr_total_bytes", "remote_socket_wr_total_bytes", "cmem_rd_access",
-	"cmem_rd_outstanding", "remote_socket_rd_access",
-	"remote_socket_rd_outstanding", "cmem_rd_data", "remote_socket_rd_data",
-	"cycles", NULL,
+	"cmem_rd_data", "cmem_wr_total_bytes", "remote_socket_rd_data",
+	"remote_socket_wr_total_bytes", "cmem_rd_access", "cmem_rd_outstanding",
+	"remote_socket_rd_access", "remote_socket_rd_outstanding", "cycles",
+	NULL,
 };
 
 static const char *const grace_ev[] = {

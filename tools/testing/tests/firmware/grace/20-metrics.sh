@@ -178,8 +178,8 @@ check_eq "the exporter daemon: SIGTERM, exit 0, nothing on stderr" "0" "$?$(cat 
 L='pmu="nvidia_scf_pmu_1",family="scf",socket="1",direction="read",destination="local"'
 W='pmu="nvidia_scf_pmu_1",family="scf",socket="1",direction="write",destination="local"'
 check_eq "the exporter daemon's file: SCF reads and writes in bytes, requests, outstanding" \
-	"uncore_pmu_memory_bytes_total{$W} 500000123
-uncore_pmu_memory_bytes_total{$L} 160000
+	"uncore_pmu_memory_bytes_total{$L} 160000
+uncore_pmu_memory_bytes_total{$W} 500000123
 uncore_pmu_memory_requests_total{$L} 10
 uncore_pmu_memory_outstanding_request_cycles_total{$L} 1230" \
 	"$(grep 'destination="local"' $EXPORTER_FILE)"
