@@ -21,7 +21,13 @@
 #  7. a file of the tree points outside it (the design documents the
 #     project was started from: ../shared/, spec/*.md, a hw/*.md that is
 #     not Documentation/hw/'s), or names a Documentation/hw/ or contract
-#     file that does not exist.
+#     file that does not exist;
+#  8. docs_cmds.py finds a command of the install document or of README's
+#     quick start that the tree contradicts: a module that is not ours nor
+#     a kernel driver they name, modprobe of several modules without -a,
+#     a load of every driver that lacks one, an option our tools do not
+#     have, a unit, make target or DKMS name the tree does not have, or a
+#     command the check does not know.
 # The two kernel sources come from deps.sh; the pieces used are extracted
 # once under $UNCORE_CACHE/docs. Output: the problems found, one a line.
 set -u
@@ -219,6 +225,17 @@ check_self_contained()
 	fi
 }
 
+check_commands()
+{
+	local out=$TMP/commands.out
+
+	if ! python3 "$HERE/docs_cmds.py" "$REPO" Documentation/admin-guide/uncore-pmu-install.rst \
+			README.md >"$out" 2>&1; then
+		fail "commands of the install document and README:"
+		sed 's/^/  /' "$out"
+	fi
+}
+
 check_events()
 {
 	local docs out=$TMP/events.out
@@ -245,6 +262,7 @@ SPHINX_VERSION=$(sphinx-build --version | sed -n 's/^sphinx-build \([0-9.]*\).*/
 check_spdx_rst
 check_lengths
 check_self_contained
+check_commands
 check_sphinx
 check_kerneldoc
 check_events
