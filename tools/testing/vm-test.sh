@@ -418,6 +418,7 @@ cp "$REPO/tools/uncore-metrics/uncore-metrics" "$BUILD/tests/lib/"
 cp "$REPO/packaging/default/uncore-metrics" "$BUILD/tests/lib/uncore-metrics.default"
 # The operators' documents, whose example commands tests run verbatim.
 cp "$REPO/Documentation/admin-guide/perf/"*.rst "$BUILD/tests/lib/"
+cp "$REPO/Documentation/admin-guide/uncore-pmu-install.rst" "$BUILD/tests/lib/"
 for c in "$HERE/tests/progs/"*.c; do
 	t=$(basename "$c" .c)
 	$cc -static -O2 -Wall -o "$BUILD/tests/lib/$t" "$c"

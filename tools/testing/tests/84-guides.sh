@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # arch-neutral: perf's parsing of the guides' commands, the same on both guests
-# release: the Tegra410 and PEM guides' examples, verbatim, with each release's perf
+# release: the guides' and the install document's examples, verbatim, with each release's perf
 #
 # The examples of the Tegra410 and Marvell PEM admin guides
 # (Documentation/admin-guide/perf/nvidia-tegra410-pmu.rst and
-# mrvl-pem-pmu.rst), run as written by lib/guide.sh: every "perf stat"
+# mrvl-pem-pmu.rst) and of the install document
+# (Documentation/admin-guide/uncore-pmu-install.rst; its other commands
+# are check/docs_cmds.py's), run as written by lib/guide.sh: every "perf stat"
 # command of their literal blocks (those shown with their output
 # included), options, groups and event strings verbatim, each event
 # string counting a value of its own above 2^32, injected as traffic its
@@ -61,10 +63,12 @@ guide_check nvidia-tegra410-pmu.rst 23
 GUIDE_RENAME="mrvl_pcie_rc_pmu_8e0000005000:mrvl_pcie_rc_pmu_1000000000"
 GUIDE_RENAME="$GUIDE_RENAME mrvl_pcie_rc_pmu_8e0000006000:mrvl_pcie_rc_pmu_1000100000"
 guide_check mrvl-pem-pmu.rst 4
+# the install document's perf examples, with the same PEM name
+guide_check uncore-pmu-install.rst 8
 
 GUIDE_HOOK=
 xp_stop
-check_eq "the exporter ran beside the examples, paused for the 2 BDF ones (exit 0 each)" \
-	"000 " "$xp_rc $(cat $XPF.err)"
+check_eq "the exporter ran beside the examples, paused for the 3 BDF ones (exit 0 each)" \
+	"0000 " "$xp_rc $(cat $XPF.err)"
 
 done_testing
