@@ -75,39 +75,39 @@ TOOLOPTS = {
 }
 
 
+def run_end(lines, i, keep):
+    """the index of the first line from I on that KEEP refuses"""
+    while i < len(lines) and keep(lines[i]):
+        i += 1
+    return i
+
+
 def blocks(path):
-    """(line number, [lines]) of each literal block of PATH"""
+    """(line number, [lines]) of each literal block of PATH: README's
+    indented blocks of its quick start, an .rst's "::" blocks"""
     lines = open(path).read().split('\n')
     out = []
-    if path.endswith('.md'):
-        # README: the indented blocks of its quick start
-        inq = False
-        i = 0
-        while i < len(lines):
-            if lines[i].startswith('## '):
-                inq = lines[i] == '## Quick start'
-            if inq and lines[i].startswith('    '):
-                j = i
-                while j < len(lines) and lines[j].startswith('    '):
-                    j += 1
-                out.append((i + 1, lines[i:j]))
-                i = j
-                continue
-            i += 1
-        return out
+    quick = not path.endswith('.md')
     i = 0
     while i < len(lines):
-        if lines[i].rstrip().endswith('::') and not lines[i].lstrip().startswith('..'):
-            j = i + 1
-            while j < len(lines) and not lines[j].strip():
-                j += 1
-            k = j
-            while k < len(lines) and (lines[k].startswith(' ') or not lines[k].strip()):
-                k += 1
-            out.append((j + 1, lines[j:k]))
-            i = k
+        line = lines[i]
+        if path.endswith('.md'):
+            if line.startswith('## '):
+                quick = line == '## Quick start'
+            start = i if quick and line.startswith('    ') else None
+        elif line.rstrip().endswith('::') and not line.lstrip().startswith('..'):
+            start = run_end(lines, i + 1, lambda x: not x.strip())
+        else:
+            start = None
+        if start is None:
+            i += 1
             continue
-        i += 1
+        if path.endswith('.md'):
+            end = run_end(lines, start, lambda x: x.startswith('    '))
+        else:
+            end = run_end(lines, start, lambda x: x.startswith(' ') or not x.strip())
+        out.append((start + 1, lines[start:end]))
+        i = end
     return out
 
 
@@ -129,8 +129,8 @@ def commands(block):
         cur, start = '', None
 
 
-def strip_comment(c):
-    """the line without its comment (a # after a blank, outside quotes)"""
+def scan(c):
+    """(index, character) of each character of C outside quotes"""
     q = None
     for i, ch in enumerate(c):
         if q:
@@ -138,56 +138,48 @@ def strip_comment(c):
                 q = None
         elif ch in '\'"':
             q = ch
-        elif ch == '#' and (i == 0 or c[i - 1] in ' \t'):
+        else:
+            yield i, ch
+
+
+def strip_comment(c):
+    """the line without its comment (a # after a blank, outside quotes)"""
+    for i, ch in scan(c):
+        if ch == '#' and (i == 0 or c[i - 1] in ' \t'):
             return c[:i]
     return c
 
 
 def subst(c):
     """C with each $(...) replaced by X, and the commands inside them"""
-    out, subs, i = '', [], 0
-    while i < len(c):
-        if c.startswith('$(', i):
-            depth, q, j = 1, None, i + 2
-            while j < len(c) and depth:
-                ch = c[j]
-                if q:
-                    if ch == q:
-                        q = None
-                elif ch in '\'"':
-                    q = ch
-                elif ch == '(':
-                    depth += 1
-                elif ch == ')':
-                    depth -= 1
-                j += 1
-            subs.append(c[i + 2:j - 1])
-            out += 'X'
-            i = j
+    out, subs, start, depth, last = [], [], None, 0, 0
+    for i, ch in scan(c):
+        if start is None:
+            if c.startswith('$(', i):
+                start, depth = i, 0
             continue
-        out += c[i]
-        i += 1
-    return out, subs
+        if ch == '(':
+            depth += 1
+        elif ch == ')':
+            depth -= 1
+            if not depth:
+                subs.append(c[start + 2:i])
+                out.append(c[last:start] + 'X')
+                last, start = i + 1, None
+    return ''.join(out) + c[last:], subs
 
 
 def split(c):
     """the simple commands of C: split at |, ||, && and ; outside quotes"""
-    parts, cur, q, i = [], '', None, 0
-    while i < len(c):
-        ch = c[i]
-        if q:
-            if ch == q:
-                q = None
-        elif ch in '\'"':
-            q = ch
+    parts, last, skip = [], 0, False
+    for i, ch in scan(c):
+        if skip:
+            skip = False
         elif ch in '|&;':
-            parts.append(cur)
-            cur = ''
-            i += 2 if c[i:i + 2] in ('||', '&&') else 1
-            continue
-        cur += ch
-        i += 1
-    return parts + [cur]
+            parts.append(c[last:i])
+            skip = c[i:i + 2] in ('||', '&&')
+            last = i + (2 if skip else 1)
+    return parts + [c[last:]]
 
 
 def words(c):
