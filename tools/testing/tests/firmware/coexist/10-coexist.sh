@@ -13,8 +13,7 @@
 #      modprobe -b, as udev's coldplug does (a stand-in for udev: this
 #      guest has none). Each device of ours must be bound to our driver,
 #      the CoreSight PMU of another implementer to the kernel's
-#      arm_cspmu, and each of them counts exactly (the CMEM latency PMU:
-#      bound, not counted here);
+#      arm_cspmu, and each of them counts exactly;
 #   2. our package goes (its modules, the modprobe.d file; the helper
 #      layer stays, as the simulator needs it), every driver is unloaded
 #      as a reboot would, and the coldplug runs again: the kernel's own
@@ -29,6 +28,7 @@ UCF=nvidia_ucf_pmu_0
 ARM=arm_cspmu_mc_119
 DDR=mrvl_ddr_pmu_70200000
 PEM=mrvl_pcie_rc_pmu_70100000
+CMEM=nvidia_cmem_latency_pmu_0
 PD=/sys/bus/platform/devices
 
 # the devices: platform device, what binds it with ours installed (our
@@ -117,6 +117,12 @@ check_eq "installed: our $PEM counts inbound non-posted TLPs exactly" 4567 \
 	"$(count $PEM/ib_tlp_npr/ regs:0x0 4567)"
 check_eq "installed: our tad counts allocations exactly (TAD 0, counter 0)" 891 \
 	"$(count tad/tad_alloc_any/ regs:0x800 891)"
+# CMEM's cycle counter (instance 0): ours read it at the start; the
+# kernel's counts from zero, which its clear (CTRL = 2, a command RAM does
+# not carry out) would give: the counter is set to zero before each run
+echo 'inst0:0x818 =0' > "$UNCORE_SIM/$CMEM/mem"
+check_eq "installed: our $CMEM counts cycles exactly" 56789 \
+	"$(count $CMEM/cycles/ inst0:0x818 56789)"
 
 # ---- 2. removed ----
 
@@ -151,6 +157,9 @@ check_eq "removed: the kernel's $PEM counts inbound non-posted TLPs exactly" 456
 	"$(count $PEM/ib_tlp_npr/ regs:0x0 4568)"
 check_eq "removed: the kernel's tad counts allocations exactly (TAD 0, counter 0)" 892 \
 	"$(count tad/tad_alloc_any/ regs:0x800 892)"
+echo 'inst0:0x818 =0' > "$UNCORE_SIM/$CMEM/mem"
+check_eq "removed: the kernel's $CMEM counts cycles exactly" 56790 \
+	"$(count $CMEM/cycles/ inst0:0x818 56790)"
 
 # the next test finds the guest as the harness left it: the kernel's
 # drivers go, the modules tree too
