@@ -285,6 +285,7 @@ if [ "$fw_kernel" = 64k ]; then
 		"$km"/usr/lib/aarch64-linux-gnu/libcrypto.so.3 "$f/lib/aarch64-linux-gnu/"
 	cp "$REPO/packaging/modprobe.d/uncore-pmu.conf" "$f/usr/share/uncore-test/"
 	"$REPO/scripts/manifest.sh" modules >"$f/usr/share/uncore-test/modules"
+	"$REPO/scripts/manifest.sh" modules drivers >"$f/usr/share/uncore-test/drivers"
 fi
 
 # Guest tests: the scripts, their library and its static helpers.

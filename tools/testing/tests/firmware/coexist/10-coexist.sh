@@ -129,9 +129,8 @@ check_eq "installed: our $CMEM counts cycles exactly" 56789 \
 # what the package removal takes, then what a reboot unloads
 rm -rf "$MOD/updates" "$CONF"
 check_cmd "depmod without ours" "$KM/depmod" -a
-for m in nvidia_t410_ucf_pmu nvidia_t410_pcie_pmu nvidia_t410_pcie_tgt_pmu nvidia_t241_pmu \
-	 nvidia_generic_pmu marvell_pem_pmu marvell_odyssey_ddr_pmu marvell_odyssey_tad_pmu \
-	 nvidia_t410_cmem_latency_pmu nvidia_t410_c2c_pmu nvidia_cspmu arm_cspmu_module \
+# our drivers (modules.manifest's), then the kernel's that were loaded
+for m in $(cat /usr/share/uncore-test/drivers) nvidia_cspmu arm_cspmu_module \
 	 marvell_cn10k_ddr_pmu marvell_cn10k_tad_pmu; do
 	[ ! -d /sys/module/$m ] || rmmod $m || echo "# rmmod $m failed"
 done
