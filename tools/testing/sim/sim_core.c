@@ -891,8 +891,10 @@ DEFINE_SHOW_ATTRIBUTE(sim_regs);
 /*
  * mem (mmio=1 devices): reading shows every non-zero 32-bit word of the
  * windows in RAM as the regs file does; "<window>:<offset> +<n>" adds n
- * to the 64-bit word there (8-byte aligned), "<window>:<offset> =<n>"
- * sets it, each with one 64-bit access, as traffic and the driver would.
+ * to the 64-bit counter there, "<window>:<offset> =<n>" sets it: at an
+ * 8-byte aligned offset with one 64-bit access, as traffic and the
+ * driver would; at an offset 4 modulo 8 (the C2C counters' layout) as
+ * two 32-bit words, low then high, which is how that hardware is read.
  */
 static int sim_mem_show(struct seq_file *m, void *v)
 {
@@ -923,7 +925,7 @@ static ssize_t sim_mem_write(struct file *file, const char __user *ubuf,
 	char *buf, *line;
 	unsigned int i;
 	u32 off;
-	u64 n;
+	u64 n, v;
 	int ret = -EINVAL;
 
 	if (count > 64)
@@ -932,12 +934,20 @@ static ssize_t sim_mem_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	line = strim(buf);
-	if (sim_parse_reg(sdev, &line, 8, &i, &off) ||
+	if (sim_parse_reg(sdev, &line, 4, &i, &off) ||
+	    off + 8 > sdev->desc->wins[i].size ||
 	    (*line != '+' && *line != '=') || kstrtou64(line + 1, 0, &n))
 		goto out;
 	addr = sdev->mem[i] + off;
 	raw_spin_lock_irqsave(&sdev->lock, flags);
-	writeq(*line == '+' ? readq(addr) + n : n, addr);
+	if (IS_ALIGNED(off, 8)) {
+		writeq(*line == '+' ? readq(addr) + n : n, addr);
+	} else {
+		v = (u64)readl(addr + 4) << 32 | readl(addr);
+		v = *line == '+' ? v + n : n;
+		writel(lower_32_bits(v), addr);
+		writel(upper_32_bits(v), addr + 4);
+	}
 	raw_spin_unlock_irqrestore(&sdev->lock, flags);
 	ret = count;
 out:

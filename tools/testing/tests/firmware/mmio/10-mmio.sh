@@ -33,6 +33,16 @@ check_eq "$U: the register backend served none of its accesses" "0 0" \
 check_eq "the PCIE counts 1234567 exactly" "1234567" \
 	"$(stat_count nvidia_pcie_pmu_0_rc_0/cycles/ \
 		"echo 'event=cycles value=1234567' > $UNCORE_SIM/nvidia_pcie_pmu_0_rc_0/inject")"
+# The memory file's counters at an offset 4 modulo 8 (C2C's layout): two
+# 32-bit words, the carry reaching the high one; 0x804, which no driver
+# uses. An offset not a multiple of 4, or 8 bytes leaving the window,
+# is refused.
+echo 'page0:0x804 =0xffffffff' > $M && echo 'page0:0x804 +1' > $M
+check_eq "$U: mem's 64-bit add at 4 modulo 8 carries into the high word" "page0:0x808 0x1" \
+	"$(grep -E '^page0:0x80[48] ' $M | xargs)"
+check_fail "$U: mem refuses an offset not a multiple of 4" sh -c "echo 'page0:0x802 +1' > $M"
+check_fail "$U: mem refuses a counter leaving the window" sh -c "echo 'page0:0xffc +1' > $M"
+echo 'page0:0x804 =0' > $M
 rm -f /tmp/mmio.run
 
 done_testing
