@@ -10,8 +10,9 @@
 # 16 KiB translation granule: a 16K-page kernel needs neoverse-n1).
 # --tcg-multi: one host thread per vCPU (QEMU's multi-threaded TCG); by
 # default all vCPUs share one host thread (--tcg-single, vm/README.md).
-# --disk: a raw disk image as the x86 guest's virtio disk (/dev/vda), its
-# writes kept in a throw-away snapshot (the operator guest's root).
+# --disk: a raw disk image as the guest's virtio disk (/dev/vda; on arm64
+# over MMIO), its writes kept in a throw-away snapshot (the operator
+# guests' root).
 # With UNCORE_TAP_STATE=FILE the counts are also added to FILE ("passed N",
 # "failed N"). Exit status 0 only if nothing failed.
 set -uo pipefail
@@ -40,12 +41,20 @@ while [ $# -gt 0 ]; do
 	--no-summary) summary=0; shift ;;
 	--arch) arch=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
-	--disk) disk=(-drive "file=$2,if=virtio,format=raw,snapshot=on,cache=unsafe"); shift 2 ;;
+	--disk) disk=("$2"); shift 2 ;;
 	-h|--help) usage ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
 [ -f "$initrd" ] || usage
+if [ ${#disk[@]} -gt 0 ]; then
+	d="file=${disk[0]},format=raw,snapshot=on,cache=unsafe"
+	if [ "$arch" = arm64 ]; then
+		disk=(-drive "$d,if=none,id=vda" -device virtio-blk-device,drive=vda)
+	else
+		disk=(-drive "$d,if=virtio")
+	fi
+fi
 case $arch in
 x86_64)	qemu=qemu-system-x86_64 qpkg=qemu-system-x86 ;;
 arm64)	qemu=qemu-system-aarch64 qpkg=qemu-system-arm
@@ -137,7 +146,7 @@ if [ "$arch" = arm64 ]; then
 		 -drive "if=pflash,format=raw,unit=1,snapshot=on,file=$efivars"
 		 -device virtio-serial-device -chardev "file,id=res,path=$res"
 		 -device virtconsole,chardev=res -serial "file:$log"
-		 -initrd "$work/initrd")
+		 -initrd "$work/initrd" ${disk[@]+"${disk[@]}"})
 	cmdline="console=ttyAMA0 panic=-1 oops=panic"
 else
 	machine=(-M q35 -cpu max,vendor=GenuineIntel
