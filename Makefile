@@ -355,19 +355,21 @@ check-debug:
 
 # make check-64k: on the 64 KiB-page arm64 kernel of vm/kernel-64k.sh
 # (built once from Debian's linux-source, with the kernel's own copies of
-# our drivers as modules), the pages firmware (one device of every family,
-# two PMUs in one page) and the coexist firmware (ours installed beside the
-# kernel's drivers and loaded by alias with our modprobe.d file, then
-# removed). Never part of make check.
+# our drivers as modules, and packaged), the pages firmware (one device of
+# every family, two PMUs in one page), then operator/coexist.sh: the
+# kernel installed from its packages in a Debian 12 arm64 root with
+# systemd and udev, ours installed through DKMS as README says, beside
+# the kernel's own drivers; removed, the kernel's drivers take over.
+# Never part of make check.
 K64_STATE := $(CURDIR)/.check-64k-state
 .PHONY: check-64k
 check-64k:
 	@rm -f $(K64_STATE)
 	+@if tree=$$(tools/testing/vm/kernel-64k.sh); then \
-		for fw in pages coexist; do \
-			UNCORE_TAP_STATE=$(K64_STATE) tools/testing/vm-test.sh --arch arm64 \
-				--kernel-tree $$tree --firmware $$fw || true; \
-		done; \
+		UNCORE_TAP_STATE=$(K64_STATE) tools/testing/vm-test.sh --arch arm64 \
+			--kernel-tree $$tree --firmware pages || true; \
+		UNCORE_TAP_STATE=$(K64_STATE) tools/testing/operator/coexist.sh \
+			--no-summary $$tree || true; \
 	else \
 		echo "not ok - check-64k: building the 64 KiB-page kernel failed"; \
 		printf 'passed 0\nfailed 1\n' > $(K64_STATE); \

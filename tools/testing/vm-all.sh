@@ -115,9 +115,9 @@ for v in "$HERE"/tests/firmware/*/; do
 	newest|"") ;;
 	*)	[ ${#VMARGS[@]} -gt 0 ] || s=$k ;;
 	esac
-	# make check-64k's alone (its kernel is a tree of vm/kernel-64k.sh)
+	# operator/coexist.sh's alone (make check-64k)
 	if [ "$k" = 64k ]; then
-		echo "# vm-all: left out $(basename "$v"): make check-64k boots it"
+		echo "# vm-all: left out $(basename "$v"): operator/coexist.sh boots it"
 		continue
 	fi
 	# the guest it names, if one (default x86_64)

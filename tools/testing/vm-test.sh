@@ -111,9 +111,8 @@ fwdir=$HERE/tests/firmware/$firmware
 fw_arch=$(fw_conf "$fwdir" arch) && fw_append=$(fw_conf "$fwdir" append) &&
 	fw_apmt_backend=$(fw_conf "$fwdir" apmt_backend) &&
 	fw_kernel=$(fw_conf "$fwdir" kernel) || exit 2
-if [ "$fw_kernel" = 64k ] && { [ -z "$ktree" ] || [ "$arch" != arm64 ]; }; then
-	echo "vm-test.sh: firmware $firmware boots on the arm64 tree of vm/kernel-64k.sh" \
-	     "only (make check-64k)" >&2
+if [ "$fw_kernel" = 64k ]; then
+	echo "vm-test.sh: firmware $firmware is operator/coexist.sh's (make check-64k)" >&2
 	exit 2
 fi
 
@@ -262,32 +261,6 @@ if [ "$arch" = arm64 ] || [ "$fw_apmt_backend" = yes ]; then
 	done
 	files=(--extra-files "$BUILD/files")
 fi
-# kernel=64k (make check-64k): the kernel's own copies of our drivers, as
-# modules, Debian 12's kmod (modprobe, depmod) and our modprobe.d file,
-# for a test that installs the modules and loads them by alias as udev
-# does (tests/firmware/coexist/)
-if [ "$fw_kernel" = 64k ]; then
-	km=$("$HERE/check/arm64.sh" kmod) || exit 1
-	f=$BUILD/files
-	mkdir -p "$f/lib/modules-kernel" "$f/usr/local/sbin" "$f/lib/aarch64-linux-gnu" \
-		"$f/usr/share/uncore-test"
-	find "$kdir/drivers/perf" -name '*.ko' -exec cp {} "$f/lib/modules-kernel/" \;
-	for m in arm_cspmu_module nvidia_cspmu marvell_cn10k_ddr_pmu marvell_cn10k_tad_pmu; do
-		[ -f "$f/lib/modules-kernel/$m.ko" ] ||
-			{ echo "vm-test.sh: $kdir built no $m.ko" >&2; exit 1; }
-	done
-	cp "$km/bin/kmod" "$f/usr/local/sbin/"
-	for l in modprobe depmod modinfo; do
-		ln -sf kmod "$f/usr/local/sbin/$l"
-	done
-	cp -a "$km"/lib/aarch64-linux-gnu/liblzma.so.5* \
-		"$km"/usr/lib/aarch64-linux-gnu/libzstd.so.1* \
-		"$km"/usr/lib/aarch64-linux-gnu/libcrypto.so.3 "$f/lib/aarch64-linux-gnu/"
-	cp "$REPO/packaging/modprobe.d/uncore-pmu.conf" "$f/usr/share/uncore-test/"
-	"$REPO/scripts/manifest.sh" modules >"$f/usr/share/uncore-test/modules"
-	"$REPO/scripts/manifest.sh" modules drivers >"$f/usr/share/uncore-test/drivers"
-fi
-
 # Guest tests: the scripts, their library and its static helpers.
 # The default firmware runs tests/*; a firmware runs tests/firmware/<firmware>/*;
 # every boot runs the simulator's firmware check (sim/tests/) first.
@@ -502,9 +475,7 @@ fi
 # The load order: modules.manifest's, the simulator (the hardware) after
 # the helper layer it uses and before the drivers.
 order="$("$REPO/scripts/manifest.sh" modules layer | tr '\n' ' ')uncore_sim"
-# kernel=64k: the drivers are the test's to load, by alias
-[ "$fw_kernel" = 64k ] ||
-	order="$order $("$REPO/scripts/manifest.sh" modules drivers | tr '\n' ' ')"
+order="$order $("$REPO/scripts/manifest.sh" modules drivers | tr '\n' ' ')"
 order=${order% }
 # The arm64 guest is slower: each perf run costs more under TCG, and perf's
 # all-PMU test (when it runs there) also walks the CPU PMU's events. The limits catch a

@@ -3,13 +3,11 @@
 #
 # Debian's arm64 6.1 pieces, downloaded (never installed) and cached.
 #
-# Usage: $0 kdir | kernel | rootfs | kmod
+# Usage: $0 kdir | kernel | rootfs
 #   kdir    print the arm64 headers tree to cross-build against
 #   kernel  print the path of the arm64 vmlinuz; modules/ next to its boot/
 #           holds virtio_mmio.ko and virtio_console.ko of the same package
 #   rootfs  print a directory holding arm64 busybox, perf and perf's libraries
-#   kmod    print a directory holding Debian 12's arm64 kmod (bin/kmod:
-#           modprobe, depmod...) and the libraries it needs
 #
 # The version is the one of the installed amd64 6.1 headers (kdir.sh 6.1), so
 # the headers, the kernel image and the host's x86 linux-kbuild-6.1 (whose
@@ -200,29 +198,9 @@ rootfs()
 	echo "$root"
 }
 
-# kmod: the real modprobe and depmod, for guests that load by alias as
-# udev does (the coexist firmware of make check-64k)
-kmod()
-{
-	local root=$dir/kmod
-
-	if ! ready kmod; then
-		lock
-		ready kmod || {
-			rm -f "$root.packages"
-			fetch "$root" "kmod:arm64" || die "cannot download kmod:arm64"
-			[ -f "$root/bin/kmod" ] || die "no bin/kmod in kmod:arm64"
-			add_libs "$root" "$root/bin/kmod"
-			touch "$dir/.kmod-done"
-		}
-	fi
-	echo "$root"
-}
-
 case "${1:-}" in
 kdir)	kdir ;;
 kernel)	kernel ;;
 rootfs)	rootfs ;;
-kmod)	kmod ;;
-*)	echo "usage: $0 kdir|kernel|rootfs|kmod" >&2; exit 2 ;;
+*)	echo "usage: $0 kdir|kernel|rootfs" >&2; exit 2 ;;
 esac

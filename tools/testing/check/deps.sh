@@ -38,8 +38,11 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 fi
 
 missing=
+# (dpkg-query, not dpkg -s: a package installed for two architectures,
+# libssl-dev with vm/kernel-64k.sh's libssl-dev:arm64, is one name that
+# dpkg -s calls ambiguous)
 for p in $PKGS; do
-	dpkg -s "$p" 2>/dev/null | grep -qx 'Status: install ok installed' ||
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -qx 'install ok installed' ||
 		missing="$missing $p"
 done
 [ -z "$missing" ] && [ -z "$update" ] && exit 0

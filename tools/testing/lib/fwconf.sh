@@ -11,11 +11,9 @@
 #   kernel=SERIES      or on that series of check/kernels.conf (7.3-rt:
 #                      Debian's PREEMPT_RT kernel, 6.12-16k: its arm64
 #                      kernel with 16 KiB pages)
-#   kernel=64k         not in make check: make check-64k boots it on
-#                      vm/kernel-64k.sh's tree (--kernel-tree), whose
-#                      own copies of our drivers the guest gets as
-#                      modules, with kmod, our modprobe.d file and only
-#                      the helper layer and the simulator loaded
+#   kernel=64k         not in make check, nor in vm-test.sh: the topology
+#                      of operator/coexist.sh's guest (make check-64k),
+#                      on vm/kernel-64k.sh's kernel; it reads append=
 #   append=ARGS        more on the guest's kernel command line
 #   apmt_backend=yes   the simulator hands the APMT to the helper layer
 #                      (uncore_sim.apmt=) on x86 too, as on arm64

@@ -26,9 +26,13 @@
 #                              own apt sources, once more after an apt-get
 #                              update if that fails (other Debian releases:
 #                              check/debian.sh)
-#   debootstrap_root DIR SUITE a minimal Debian SUITE root in DIR, from the
+#   debootstrap_root DIR SUITE [ARCH]
+#                              a minimal Debian SUITE root in DIR, from the
 #                              mirror the machine's apt uses, with the
-#                              machine's own apt sources (updates, security)
+#                              machine's own apt sources (updates, security);
+#                              of another ARCH through qemu-user (binfmt_arm64)
+#   binfmt_arm64               make sure the host runs arm64 programs
+#                              (qemu-user-static's binfmt_misc entry)
 #   setup_failed WHAT          an EXIT trap: a non-zero exit status before
 #                              the guest ran is one "not ok - WHAT: setup
 #                              failed" and one failure in $UNCORE_TAP_STATE
@@ -139,7 +143,7 @@ apt_fetch_first() {
 debootstrap_root() {
 	local f
 
-	run debootstrap --variant=minbase "$2" "$1" \
+	run debootstrap --variant=minbase ${3:+--arch="$3"} "$2" "$1" \
 		"$("$(dirname "${BASH_SOURCE[0]}")/../check/debian.sh" mirror)"
 	rm -f "$1/etc/apt/sources.list"
 	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
@@ -147,6 +151,20 @@ debootstrap_root() {
 		[ -f "$f" ] && cp "$f" "$1$f"
 	done
 	return 0
+}
+
+binfmt_arm64() {
+	local b=/proc/sys/fs/binfmt_misc conf=/usr/lib/binfmt.d/qemu-aarch64.conf
+
+	[ -e $b/qemu-aarch64 ] && return 0
+	[ -f "$conf" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends qemu-user-static >&2 ||
+		die "cannot install qemu-user-static"
+	[ -e $b/register ] || mount -t binfmt_misc binfmt_misc $b ||
+		die "cannot mount binfmt_misc"
+	# the package's entry, as systemd-binfmt would register it
+	grep -v '^#' "$conf" >$b/register || die "cannot register $conf"
+	[ -e $b/qemu-aarch64 ] || die "no qemu-aarch64 binfmt_misc entry after registering"
 }
 
 setup_failed() {

@@ -22,8 +22,11 @@ BUILD=${UNCORE_VM_BUILD:-$REPO/.vm-build}/operator
 summary=()
 [ "${1:-}" != --no-summary ] || summary=(--no-summary)
 
+R=$BUILD/root
 # shellcheck source=../lib/host.sh
 . "$TESTING/lib/host.sh"
+# shellcheck source=lib.sh
+. "$HERE/lib.sh"
 
 # Until the guest boots, a failure is one failed test in the shared state.
 trap 'setup_failed operator' EXIT
@@ -35,12 +38,10 @@ REL=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$KDIR/include/generated/ut
 [ -n "$REL" ] || die "no UTS_RELEASE in $KDIR"
 TMP=$BUILD/tmp
 rm -rf "$TMP"
-mkdir -p "$TMP" "$BUILD/src"
+mkdir -p "$TMP"
 
 echo "operator: the packages and the simulator, from a copy of the tree" >&2
-git -C "$REPO" ls-files -co --exclude-standard -z |
-	rsync -rlp --checksum --delete --from0 --files-from=- "$REPO/" "$BUILD/src/"
-run make -s -C "$BUILD/src" deb
+op_src
 # The simulated machine: the default firmware's Tegra410 and Odyssey PEM
 # PMUs with Grace's (not its generic one, which the exporter leaves
 # alone) and Odyssey's DDR and LLC-TAD beside them, so that every series
@@ -68,44 +69,16 @@ SIM=$BUILD/src/tools/testing/sim/uncore_sim.ko
 run "$BUILD/src/tools/testing/sim/gen.sh" operator "$TMP/fw"
 
 TAR=$("$HERE/root.sh" "$REL")
-R=$BUILD/root
-umount_root() {
-	local m
-
-	for m in "$R/proc" "$R/sys" "$R/dev"; do
-		! mountpoint -q "$m" || umount -l "$m"
-	done
-}
-umount_root
-rm -rf --one-file-system "$R"
-mkdir -p "$R"
-tar -C "$R" -xf "$TAR"
-mount -t proc none "$R/proc"
-mount -t sysfs none "$R/sys"
-mount --bind /dev "$R/dev"
-trap 'st=$?; umount_root; (exit $st); setup_failed operator' EXIT
+op_root "$TAR"
+trap 'st=$?; umount_root; (exit $st) || setup_failed operator' EXIT
 
 # README's "Quick start", as an operator types it, in the root. Only the
 # DKMS override differs: the drivers build for arm64, this guest is x86.
 echo "operator: installing the packages as README says" >&2
-DKMS_ENV=(env "UNCORE_DKMS_ARCH=^$(uname -m)\$" UNCORE_DKMS_COMPILE_TEST=1
-	  DEBIAN_FRONTEND=noninteractive)
-mkdir -p "$R/root/tree/.build"
-cp -r "$BUILD/src/.build/deb" "$R/root/tree/.build/"
-printf '#!/bin/sh\nexit 101\n' >"$R/usr/sbin/policy-rc.d"
-chmod +x "$R/usr/sbin/policy-rc.d"
-sed -n '/^## Quick start/,/^## /p' "$BUILD/src/README.md" |
-	grep -E '^    (mkdir -p /srv/uncore-pmu|\(cd /srv/uncore-pmu|echo .deb \[trusted=yes\])' |
-	sed 's/^    //' >"$TMP/repo.sh"
-[ "$(wc -l <"$TMP/repo.sh")" -eq 3 ] ||
-	die "README's quick start: not the three lines of the local repository:" \
-	    "$(cat "$TMP/repo.sh")"
-run chroot "$R" sh -ec "cd /root/tree; $(cat "$TMP/repo.sh")"
-run chroot "$R" apt-get update
-run chroot "$R" "${DKMS_ENV[@]}" apt-get install -y uncore-pmu-dkms uncore-pmu-tools
-rm -f "$R/usr/sbin/policy-rc.d"
+DKMS_ENV=("UNCORE_DKMS_ARCH=^$(uname -m)\$" UNCORE_DKMS_COMPILE_TEST=1)
+op_install "${DKMS_ENV[@]}"
 VER=$(bash -c '. "$1" && echo "$PACKAGE_VERSION"' _ "$REPO/dkms.conf")
-st=$(chroot "$R" "${DKMS_ENV[@]}" dkms status -m uncore-pmu -v "$VER")
+st=$(chroot "$R" env "${DKMS_ENV[@]}" dkms status -m uncore-pmu -v "$VER")
 [ "$st" = "uncore-pmu/$VER, $REL, $(uname -m): installed" ] || die "dkms status: '$st'"
 
 # the operator's settings: node_exporter on loopback only, a short interval
@@ -131,33 +104,22 @@ EOF
 
 # the test-only parts
 G=$HERE/guest
-install -D -m 0644 "$SIM" "$R/lib/modules/$REL/extra/uncore-test/uncore_sim.ko"
 install -D -m 0644 "$TMP/fw/apmt-operator.dat" "$R/lib/firmware/uncore-sim/apmt-operator.dat"
 install -D -m 0644 "$TMP/fw/ssdt-operator.aml" "$R/lib/firmware/uncore-sim/ssdt-operator.aml"
 install -m 0644 "$G/uncore-sim-test.conf" "$R/etc/modprobe.d/"
-install -m 0644 "$G/90uncore-test-assume-yes" "$R/etc/apt/apt.conf.d/"
-install -m 0644 "$G/uncore-sim-test.service" "$G/uncore-operator-test.service" \
-	"$R/etc/systemd/system/"
+op_test_parts "$REL" "$SIM" operator-test.sh
 L=$R/usr/local/lib/uncore-test
-install -D -m 0755 "$G/operator-test.sh" "$G/run-test" -t "$L"
 install -m 0644 "$G/prometheus-test.sh" "$L/"
-install -D -m 0644 "$TESTING/tests/lib/lib.sh" -t "$L/lib"
-install -m 0644 "$BUILD/src/README.md" "$L/"
 # the dashboard's queries, for the guest to ask its Prometheus
 python3 "$TESTING/prometheus/dashboard.py" exprs \
 	"$BUILD/src/packaging/grafana/uncore-pmu.json" >"$L/dashboard.exprs"
-run chroot "$R" depmod "$REL"
-run chroot "$R" systemctl enable uncore-sim-test.service uncore-operator-test.service
 # no login prompt on the console
 run chroot "$R" systemctl mask serial-getty@ttyS0.service getty@tty1.service
 cp "$R/boot/vmlinuz-$REL" "$R/boot/initrd.img-$REL" "$TMP/"
 umount_root
 trap 'setup_failed operator' EXIT
 
-echo "operator: the disk image" >&2
-rm -f "$BUILD/disk.img"
-run mke2fs -q -t ext4 -L operator -d "$R" "$BUILD/disk.img" 4G
-rm -rf --one-file-system "$R"
+op_disk
 trap - EXIT
 
 st=0
