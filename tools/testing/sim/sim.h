@@ -253,6 +253,9 @@ struct sim_dev {
  *              own IRQ domain (sim_irq.c) unless its firmware names one
  *              (property ovflw_irq non-zero); the model drives its level
  *              with sim_irq_set_level()
+ * @reg_bytes:  the width of the model's registers, 8 for a device read 64
+ *              bits at a time (CMEM); 0 means 4. With mmio=1 the windows
+ *              in RAM are filled at load by reads of that width
  *
  * Registers are modelled as the hardware documents of the project say (the
  * "Simulator obligations" sections); a model never absorbs a driver error.
@@ -273,6 +276,7 @@ struct sim_kind_ops {
 	bool (*settled)(struct sim_dev *sdev);
 	void (*regs_show)(struct sim_dev *sdev, struct seq_file *m);
 	bool has_irq;
+	unsigned int reg_bytes;
 };
 
 void sim_regs_print(struct seq_file *m, struct sim_dev *sdev,

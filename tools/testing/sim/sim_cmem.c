@@ -304,4 +304,5 @@ const struct sim_kind_ops sim_cmem_ops = {
 	.write		= cmem_write,
 	.inject		= cmem_inject,
 	.regs_show	= cmem_regs_show,
+	.reg_bytes	= 8,
 };

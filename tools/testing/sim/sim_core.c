@@ -1174,7 +1174,7 @@ static void sim_mmio_exit(void)
 
 static int sim_mmio_init(void)
 {
-	unsigned int i, j;
+	unsigned int i, j, step;
 	unsigned long flags;
 	bool counting;
 	u32 off;
@@ -1185,6 +1185,8 @@ static int sim_mmio_init(void)
 
 		if (!sim_is_mmio(sdev))
 			continue;
+		/* what the model's registers read at reset, at their width */
+		step = sdev->ops->reg_bytes ?: 4;
 		sdev->mem = kcalloc(d->nr_wins, sizeof(*sdev->mem), GFP_KERNEL);
 		if (!sdev->mem)
 			goto err;
@@ -1197,9 +1199,13 @@ static int sim_mmio_init(void)
 				goto err;
 			}
 			raw_spin_lock_irqsave(&sdev->lock, flags);
-			for (off = 0; off < d->wins[j].size; off += 4)
-				writel(sdev->ops->read(sdev, j, off, 4, &counting),
-				       sdev->mem[j] + off);
+			for (off = 0; off < d->wins[j].size; off += step)
+				if (step == 8)
+					writeq(sdev->ops->read(sdev, j, off, 8, &counting),
+					       sdev->mem[j] + off);
+				else
+					writel(sdev->ops->read(sdev, j, off, 4, &counting),
+					       sdev->mem[j] + off);
 			raw_spin_unlock_irqrestore(&sdev->lock, flags);
 		}
 		pr_info("%s: registers in RAM at %#llx, not the backend's\n",
