@@ -93,6 +93,8 @@ own=$(($(mem RssAnon) + $(awk -v x="$(readlink /proc/$pid/exe)" '
 	/^[0-9a-f]+-/ { m = ($NF == x) } m && $1 == "Rss:" { s += $2 } END { print s + 0 }' \
 	/proc/$pid/smaps)))
 echo "# resident: VmRSS $(mem VmRSS) kB, RssAnon $(mem RssAnon) kB, RssFile $(mem RssFile) kB"
+# huge pages would make its memory jump by 2 MiB (a THP "always" kernel)
+check_eq "no transparent huge pages for it (THP_enabled 0)" 0 "$(mem THP_enabled)"
 check_cmd "resident set of its own ${own} kB (anonymous and its binary), under 4 MiB" \
 	test "$own" -lt 4096
 # on arm64 the daemon is the packaged one (vm-test.sh takes it out of the
