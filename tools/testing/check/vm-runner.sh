@@ -105,6 +105,28 @@ script plain <<<"$ok_boot"
 printf 'ok 1 - init: insmod uncore_pmu\n1 passed, 0 failed\n' >"$TMP/plain/expect"
 expect plain 0 --boot-stall 3
 
+# An operator guest passes its test's plan on: a result the port lost
+# (one of two) is a failure, not one test fewer; a plan that matches is not.
+script lost <<'EOF'
+console [    0.000000] Linux version 6.1.0
+console uncore-vm: 6.1.0, 4 cpus
+result @@ start operator-boot
+result ok 2 - operator boot: b
+result 1..2
+result @@ start operator-late
+result ok 1 - operator late: a
+result 1..1
+result @@ uncore-vm done
+exit
+EOF
+{
+	echo 'ok 2 - operator boot: b'
+	echo 'ok 1 - operator late: a'
+	echo 'not ok - vm: the results port lost results: 1 of a plan of 2'
+	echo '2 passed, 1 failed'
+} >"$TMP/lost/expect"
+expect lost 1 --boot-stall 3
+
 # Silent before init the first time: killed after --boot-stall, booted again.
 script stall-once 1 <<'EOF'
 console [    0.000000] Linux version 6.1.0

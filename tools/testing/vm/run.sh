@@ -307,6 +307,16 @@ secs=$(($(date +%s) - start))
 results=$(tr -d '\r' <"$res")
 passed=$(grep -cE '^ok([ 	]|$)' <<<"$results")
 failed=$(grep -cE '^not ok([ 	]|$)' <<<"$results")
+# A plan on the port ("1..N": the operator guests pass their test's on)
+# must match the results since the last "@@ start" or plan: a result lost
+# on the way is a failure, not one test fewer.
+while read -r want got; do
+	echo "not ok - vm: the results port lost results: $got of a plan of $want"
+	failed=$((failed + 1))
+done < <(awk '/^@@ start / { n = 0; next }
+	/^(not )?ok([ \t]|$)/ { n++; next }
+	/^1\.\.[0-9]+$/ { if (substr($0, 4) + 0 != n) print substr($0, 4) + 0, n; n = 0 }' \
+	<<<"$results")
 
 if [ "$stalls" -ge 2 ] && [ "$int3" = 1 ]; then
 	echo "not ok - vm: the kernel failed twice, the second time on an int3 in the core kernel"
